@@ -1,0 +1,44 @@
+# Installs headers, libraries, tools and the CMake package that lets another
+# compiler write `find_package(Remat)` and link `Remat::Remat`.
+
+# One target for embedders: every Remat library and the registration entry
+# points (remat/InitRemat.h).
+add_library(Remat INTERFACE)
+target_link_libraries(Remat INTERFACE
+  MLIRRemat
+  RematRegistration
+  RematSupport
+  ${REMAT_EXTRA_PUBLIC_LIBS}
+)
+target_include_directories(Remat INTERFACE
+  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+  $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
+  $<INSTALL_INTERFACE:include>
+)
+install(TARGETS Remat EXPORT MLIRTargets)
+
+install(DIRECTORY include/remat DESTINATION include
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.td")
+install(DIRECTORY ${PROJECT_BINARY_DIR}/include/remat DESTINATION include
+  FILES_MATCHING PATTERN "*.h.inc" PATTERN "*.cpp.inc" PATTERN "*.md"
+  PATTERN "CMakeFiles" EXCLUDE)
+
+# add_mlir_library places every library in the MLIRTargets export set; this
+# project's copy of that set is exported under the Remat:: namespace.
+install(EXPORT MLIRTargets
+  NAMESPACE Remat::
+  FILE RematTargets.cmake
+  DESTINATION ${REMAT_INSTALL_CMAKE_DIR})
+
+include(CMakePackageConfigHelpers)
+configure_package_config_file(
+  ${PROJECT_SOURCE_DIR}/cmake/RematConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/RematConfig.cmake
+  INSTALL_DESTINATION ${REMAT_INSTALL_CMAKE_DIR})
+write_basic_package_version_file(
+  ${PROJECT_BINARY_DIR}/RematConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES
+  ${PROJECT_BINARY_DIR}/RematConfig.cmake
+  ${PROJECT_BINARY_DIR}/RematConfigVersion.cmake
+  DESTINATION ${REMAT_INSTALL_CMAKE_DIR})

@@ -1,0 +1,67 @@
+//===- Plan.h - Rematerialization decisions and their effect ----*- C++ -*-===//
+//
+// A plan is a list of recomputations. Each one recomputes an original value
+// right before an original op (`before`), by re-executing a chain of original
+// ops (`chain`, in program order, ending with the value's defining op). The
+// copy replaces the value in `before` and in every later use, until a later
+// recomputation of the same value takes over. Chain operands that are not
+// themselves in the chain read the current version of that value at `before`
+// (the latest copy placed at or before it, else the original). Intermediate
+// chain results are transient: they die inside the recomputation.
+//
+// `materialize` applies a plan to a Program; remat-apply performs exactly the
+// same rewrite on IR, so the predicted and re-analysed peaks agree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_PLANNING_PLAN_H
+#define REMAT_PLANNING_PLAN_H
+
+#include "remat/Planning/Program.h"
+
+namespace remat {
+
+struct Recompute {
+  /// Original value to recompute.
+  ValueId value = kNone;
+  /// Original op before which the copy is made.
+  OpId before = kNone;
+  /// Original ops to re-execute, in program order; the last defines `value`.
+  std::vector<OpId> chain;
+};
+
+struct Plan {
+  /// In decision order; recomputations before the same op are emitted in
+  /// this order.
+  std::vector<Recompute> recomputes;
+};
+
+/// Returns `program` with the plan applied. Copies keep `origin` pointing at
+/// the original op/value. Recomputations are grouped before their `before`
+/// op in plan order; chain ops within a group in program order.
+Program materialize(const Program &program, const Plan &plan);
+
+/// Where `materialize` put things, for callers that relate its result back to
+/// `program` (the solvers).
+struct MaterializeMap {
+  /// For each op of `program`, its index in the result.
+  std::vector<OpId> opIndex;
+  /// For each op of the result, whether it is a recomputed copy.
+  std::vector<bool> isCopy;
+  /// For each recomputation of the plan, the value of the result that holds
+  /// its copy of `value`.
+  std::vector<ValueId> copies;
+};
+
+/// As above, also describing the layout of the result in `map`.
+Program materialize(const Program &program, const Plan &plan,
+                    MaterializeMap &map);
+
+/// Checks that a plan is well formed for `program` (chain ops recomputable,
+/// chain closed under the rule above, `before` a later use of `value`).
+/// Returns an empty string when valid, else a description of the problem.
+std::string verifyPlan(const Program &program, const Plan &plan);
+
+} // namespace remat
+
+#endif // REMAT_PLANNING_PLAN_H

@@ -1,0 +1,91 @@
+//===- Program.h - IR-free model of one training step -----------*- C++ -*-===//
+//
+// The planner, the scheduler and the peak analysis all work on this small,
+// IR-free representation so that they can be unit-tested and benchmarked
+// without MLIR. The IR adapter (Analysis/ProgramBuilder) builds a Program from
+// a graph's block; remat-apply mirrors `materialize` back into IR, so that
+// re-analysing the rewritten IR yields exactly the Program the planner saw.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_PLANNING_PROGRAM_H
+#define REMAT_PLANNING_PROGRAM_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace remat {
+
+using ValueId = unsigned;
+using OpId = unsigned;
+constexpr unsigned kNone = ~0u;
+
+/// One SSA value of the step.
+struct ValueInfo {
+  /// Bytes of the buffer this value owns (0 for views and scalars).
+  uint64_t bytes = 0;
+  /// Defining op, or kNone for graph inputs.
+  OpId def = kNone;
+  /// The value whose buffer this one is a view of, or kNone. Views keep their
+  /// root's buffer alive until their own last use.
+  ValueId aliasOf = kNone;
+  /// Returned by the step: live until the end of the program.
+  bool isOutput = false;
+  /// The original value this one is a recomputed copy of (itself when it is
+  /// not a copy). Set by `materialize`.
+  ValueId origin = kNone;
+  /// Human-readable name for reports ("%3", "%x", or a `remat.name` tag).
+  std::string name;
+};
+
+/// One operation, in program order.
+struct OpInfo {
+  std::vector<ValueId> operands;
+  std::vector<ValueId> results;
+  /// Cost of executing the op once (FLOPs, see docs/memory-model.md).
+  uint64_t flops = 0;
+  /// The op may be executed again: it has no side effects, is not a call and
+  /// is not marked `remat.never`.
+  bool recomputable = false;
+  /// The op's results must not be kept across the forward/backward boundary
+  /// (a checkpoint policy said "not saveable"). Only meaningful for
+  /// recomputable ops.
+  bool mustRecompute = false;
+  /// The op's results may not be recomputed even though the op could be
+  /// (e.g. `remat.never`, or a policy constraint).
+  bool mustKeep = false;
+  /// The op orders against other such ops (side effects, the forward/backward
+  /// boundary): the scheduler never reorders two of them.
+  bool ordered = false;
+  /// For ops created by `materialize`: the original op this is a copy of
+  /// (itself otherwise).
+  OpId origin = kNone;
+  std::string name;
+};
+
+/// A straight-line program: values and ops in program order. The terminator
+/// is not an op; returned values carry `isOutput`.
+struct Program {
+  std::vector<ValueInfo> values;
+  std::vector<OpInfo> ops;
+  /// Values that are inputs of the step (no defining op).
+  std::vector<ValueId> inputs;
+  /// Index of the first backward op (the op after the forward/backward
+  /// boundary), or kNone when the graph has no boundary.
+  OpId backwardBegin = kNone;
+
+  ValueId addInput(uint64_t bytes, std::string name = {});
+  /// Appends an op with results of the given sizes; returns its id.
+  OpId addOp(std::vector<ValueId> operands, std::vector<uint64_t> resultBytes,
+             uint64_t flops, bool recomputable, std::string name = {});
+  /// Makes `view` a view of `root`'s buffer (and gives it 0 bytes).
+  void setAlias(ValueId view, ValueId root);
+  void markOutput(ValueId v) { values[v].isOutput = true; }
+  /// Follows aliasOf to the buffer-owning value.
+  ValueId rootOf(ValueId v) const;
+};
+
+} // namespace remat
+
+#endif // REMAT_PLANNING_PROGRAM_H

@@ -1,0 +1,50 @@
+//===- Solver.h - One interface for every rematerialization solver -*- C++ -*-//
+
+#ifndef REMAT_PLANNING_SOLVER_H
+#define REMAT_PLANNING_SOLVER_H
+
+#include "remat/Planning/Plan.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace remat {
+
+struct SolverOptions {
+  /// Peak-memory budget in bytes; std::nullopt means "apply the constraints
+  /// (mustRecompute) only, no budget".
+  std::optional<uint64_t> budgetBytes;
+  /// Reach the smallest peak the solver can (the `min` budget).
+  bool minimize = false;
+  bool countInputs = false;
+  /// Values smaller than this are never recomputed.
+  uint64_t minRematBytes = 0;
+};
+
+struct SolverResult {
+  Plan plan;
+  /// Peak of materialize(program, plan) under the memory model.
+  uint64_t peakBytes = 0;
+  /// Extra cost of the recomputations (sum of chain op flops).
+  uint64_t extraFlops = 0;
+  /// The budget holds (always true without a budget or with `minimize`).
+  bool feasible = true;
+};
+
+class Solver {
+public:
+  virtual ~Solver() = default;
+  virtual std::string name() const = 0;
+  virtual SolverResult solve(const Program &program,
+                             const SolverOptions &options) = 0;
+};
+
+/// Returns the solver registered under `name`, or nullptr.
+std::unique_ptr<Solver> createSolver(const std::string &name);
+/// Names accepted by createSolver, comma-separated (for help and errors).
+std::string availableSolvers();
+
+} // namespace remat
+
+#endif // REMAT_PLANNING_SOLVER_H

@@ -1,0 +1,340 @@
+//===- GreedySolver.cpp - Cost-aware greedy rematerialization -------------===//
+//
+// The greedy solver works in two stages:
+//
+//  1. Checkpoint policies: forward results of `mustRecompute` ops that the
+//     backward part reads are recomputed in front of their first backward use.
+//  2. Budget: while the peak is too high, look at the op where it occurs and
+//     recompute one of the buffers that is only waiting there for a later use.
+//     Each step recomputes the buffer with the best bytes saved per flop,
+//     right before its next use, and is kept only if the peak (or the number
+//     of ops at the peak) went down.
+//
+// Every decision is judged on the materialized program, so what the solver
+// reports is exactly what computeMemoryProfile(materialize(...)) says.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Solvers.h"
+
+#include "remat/Planning/MemoryProfile.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <algorithm>
+
+using namespace remat;
+
+namespace {
+
+/// Longest chain of ops one recomputation may re-execute. Longer chains cost
+/// more flops than they usually save and make the search slow.
+constexpr unsigned kMaxChainOps = 16;
+
+/// A plan applied to the program the solver works on.
+struct Snapshot {
+  Program program;
+  MaterializeMap map;
+  MemoryProfile profile;
+  /// Number of ops at which the peak is reached.
+  unsigned peakCount = 0;
+  /// For each original value that the plan recomputes, its copies as
+  /// (`before` op, copy) pairs in plan order.
+  llvm::DenseMap<ValueId, llvm::SmallVector<std::pair<OpId, ValueId>, 2>>
+      copies;
+};
+
+struct Chain {
+  std::vector<OpId> ops;
+  uint64_t flops = 0;
+  /// Bytes of operands that must now stay live through the peak op to feed
+  /// the chain.
+  uint64_t extendedBytes = 0;
+};
+
+struct Candidate {
+  Recompute recompute;
+  /// Bytes freed at the peak op.
+  uint64_t bytes = 0;
+  /// `bytes` minus the buffers the chain keeps alive through the peak.
+  uint64_t benefit = 0;
+  uint64_t flops = 0;
+};
+
+/// Better candidates first: bytes saved per flop, then bytes, then program
+/// order, so that the search is deterministic.
+bool isBetter(const Candidate &a, const Candidate &b) {
+  double scoreA = static_cast<double>(a.benefit) / (1.0 + a.flops);
+  double scoreB = static_cast<double>(b.benefit) / (1.0 + b.flops);
+  if (scoreA != scoreB)
+    return scoreA > scoreB;
+  if (a.bytes != b.bytes)
+    return a.bytes > b.bytes;
+  if (a.recompute.chain.back() != b.recompute.chain.back())
+    return a.recompute.chain.back() < b.recompute.chain.back();
+  if (a.recompute.value != b.recompute.value)
+    return a.recompute.value < b.recompute.value;
+  return a.recompute.before < b.recompute.before;
+}
+
+class GreedyPlanner {
+public:
+  GreedyPlanner(const Program &program, const SolverOptions &options);
+
+  Plan run() const;
+
+private:
+  bool canRecompute(OpId op) const {
+    return base.ops[op].recomputable && !base.ops[op].mustKeep;
+  }
+
+  Snapshot snapshot(const Plan &plan) const;
+  /// Stage 1.
+  void recomputeNotSaveable(Plan &plan) const;
+  /// Stage 2.
+  void reducePeak(Plan &plan) const;
+  std::vector<Candidate> candidatesAtPeak(const Snapshot &snapshot) const;
+  /// The ops to re-execute to recompute `value` in front of original op
+  /// `before`. Extension costs count only through `peakOp` (kNone: none).
+  Chain buildChain(ValueId value, OpId before, const Snapshot &snapshot,
+                   OpId peakOp) const;
+
+  /// The program with every op and value its own origin, so that origins in
+  /// materialized programs are ids of `base`.
+  Program base;
+  const SolverOptions &options;
+  /// Forward results of mustRecompute ops, which must not stay live into the
+  /// backward part.
+  std::vector<bool> notSaveable;
+};
+
+GreedyPlanner::GreedyPlanner(const Program &program,
+                             const SolverOptions &options)
+    : base(program), options(options) {
+  for (OpId op = 0; op < base.ops.size(); ++op)
+    base.ops[op].origin = op;
+  for (ValueId v = 0; v < base.values.size(); ++v)
+    base.values[v].origin = v;
+
+  notSaveable.assign(base.values.size(), false);
+  if (base.backwardBegin == kNone)
+    return;
+  for (OpId op = 0; op < base.backwardBegin && op < base.ops.size(); ++op)
+    if (base.ops[op].mustRecompute && canRecompute(op))
+      for (ValueId result : base.ops[op].results)
+        notSaveable[result] = true;
+}
+
+Snapshot GreedyPlanner::snapshot(const Plan &plan) const {
+  Snapshot snapshot;
+  snapshot.program = materialize(base, plan, snapshot.map);
+  snapshot.profile =
+      computeMemoryProfile(snapshot.program, options.countInputs);
+  snapshot.peakCount = llvm::count(snapshot.profile.liveBytes,
+                                   snapshot.profile.peakBytes);
+  for (unsigned k = 0; k < plan.recomputes.size(); ++k) {
+    const Recompute &recompute = plan.recomputes[k];
+    snapshot.copies[recompute.value].push_back(
+        {recompute.before, snapshot.map.copies[k]});
+  }
+  return snapshot;
+}
+
+Chain GreedyPlanner::buildChain(ValueId value, OpId before,
+                                const Snapshot &snapshot,
+                                OpId peakOp) const {
+  // The new group goes right in front of `before`, after any group already
+  // there, so it reads the versions those groups made.
+  OpId insertAt = snapshot.map.opIndex[before];
+  auto currentVersion = [&](ValueId v) {
+    ValueId version = v;
+    OpId versionBefore = 0;
+    auto it = snapshot.copies.find(v);
+    if (it == snapshot.copies.end())
+      return version;
+    for (auto [copyBefore, copy] : it->second) {
+      if (copyBefore <= before && (version == v || copyBefore >= versionBefore)) {
+        version = copy;
+        versionBefore = copyBefore;
+      }
+    }
+    return version;
+  };
+  bool inBackward =
+      base.backwardBegin != kNone && before >= base.backwardBegin;
+
+  Chain chain;
+  chain.ops.push_back(base.values[value].def);
+  llvm::SmallDenseSet<ValueId, 4> extendedRoots;
+  // chain.ops grows while we walk it: a worklist in discovery order.
+  for (size_t i = 0; i < chain.ops.size(); ++i) {
+    for (ValueId operand : base.ops[chain.ops[i]].operands) {
+      OpId def = base.values[operand].def;
+      if (def == kNone || llvm::is_contained(chain.ops, def))
+        continue;
+      ValueId version = currentVersion(operand);
+      ValueId root = snapshot.program.rootOf(version);
+      if (snapshot.program.values[root].def == kNone)
+        continue;
+      const LiveRange &range = snapshot.profile.ranges[root];
+      bool live = range.end != kNone && range.end >= insertAt;
+      bool keepable = !(inBackward && version == operand && notSaveable[operand]);
+      if (live && keepable)
+        continue;
+      if (canRecompute(def) && chain.ops.size() < kMaxChainOps) {
+        chain.ops.push_back(def);
+        continue;
+      }
+      if (live)
+        continue;
+      // The operand's buffer must now live until `before`.
+      if (peakOp != kNone && range.begin <= peakOp && range.end < peakOp &&
+          extendedRoots.insert(root).second)
+        chain.extendedBytes += snapshot.program.values[root].bytes;
+    }
+  }
+  llvm::sort(chain.ops);
+  for (OpId op : chain.ops)
+    chain.flops += base.ops[op].flops;
+  return chain;
+}
+
+void GreedyPlanner::recomputeNotSaveable(Plan &plan) const {
+  if (base.backwardBegin == kNone)
+    return;
+  std::vector<OpId> firstBackwardUse(base.values.size(), kNone);
+  for (OpId op = base.backwardBegin; op < base.ops.size(); ++op)
+    for (ValueId operand : base.ops[op].operands)
+      if (firstBackwardUse[operand] == kNone)
+        firstBackwardUse[operand] = op;
+
+  // In program order, so that a value's chain sees the copies already made
+  // of its operands.
+  for (OpId op = 0; op < base.backwardBegin && op < base.ops.size(); ++op) {
+    for (ValueId result : base.ops[op].results) {
+      OpId before = firstBackwardUse[result];
+      if (!notSaveable[result] || before == kNone)
+        continue;
+      Chain chain = buildChain(result, before, snapshot(plan), kNone);
+      plan.recomputes.push_back({result, before, std::move(chain.ops)});
+    }
+  }
+}
+
+std::vector<Candidate>
+GreedyPlanner::candidatesAtPeak(const Snapshot &snapshot) const {
+  const Program &program = snapshot.program;
+  OpId peakOp = snapshot.profile.peakOp;
+  if (peakOp == kNone)
+    return {};
+
+  // A buffer with views is also kept alive by them; recomputing it would not
+  // free it.
+  std::vector<bool> hasViews(program.values.size(), false);
+  for (ValueId v = 0; v < program.values.size(); ++v)
+    if (program.values[v].aliasOf != kNone)
+      hasViews[program.rootOf(v)] = true;
+  std::vector<OpId> nextUse(program.values.size(), kNone);
+  for (OpId op = program.ops.size(); op-- > peakOp + 1;)
+    for (ValueId operand : program.ops[op].operands)
+      nextUse[operand] = op;
+
+  const OpInfo &peak = program.ops[peakOp];
+  std::vector<Candidate> candidates;
+  for (ValueId live : snapshot.profile.liveAt(program, peakOp)) {
+    const ValueInfo &info = program.values[live];
+    if (info.def == kNone || info.def == peakOp || info.isOutput ||
+        hasViews[live] || info.bytes < options.minRematBytes ||
+        llvm::is_contained(peak.operands, live))
+      continue;
+    ValueId value = info.origin;
+    if (!canRecompute(base.values[value].def))
+      continue;
+    // Only original ops can host a recomputation.
+    OpId use = nextUse[live];
+    if (use == kNone || snapshot.map.isCopy[use])
+      continue;
+    OpId before = program.ops[use].origin;
+    Chain chain = buildChain(value, before, snapshot, peakOp);
+    if (chain.extendedBytes >= info.bytes)
+      continue;
+    Candidate candidate;
+    candidate.recompute = {value, before, std::move(chain.ops)};
+    candidate.bytes = info.bytes;
+    candidate.benefit = info.bytes - chain.extendedBytes;
+    candidate.flops = chain.flops;
+    candidates.push_back(std::move(candidate));
+  }
+  llvm::sort(candidates, isBetter);
+  return candidates;
+}
+
+void GreedyPlanner::reducePeak(Plan &plan) const {
+  auto wantsLower = [&](const Snapshot &snapshot) {
+    return options.minimize ||
+           snapshot.profile.peakBytes > *options.budgetBytes;
+  };
+  // Lexicographic on (peak, ops at the peak): steps that only remove one of
+  // several equal peaks are progress too, and the order guarantees that the
+  // search terminates.
+  auto improves = [](const Snapshot &next, const Snapshot &current) {
+    if (next.profile.peakBytes != current.profile.peakBytes)
+      return next.profile.peakBytes < current.profile.peakBytes;
+    return next.peakCount < current.peakCount;
+  };
+
+  Snapshot current = snapshot(plan);
+  // Plan length when the peak last went down: later steps that only removed
+  // equal peaks without lowering it are dropped at the end.
+  size_t bestLength = plan.recomputes.size();
+  // Every try materializes the program once; this bounds the total work.
+  unsigned triesLeft = 4 * base.ops.size() + 64;
+  while (wantsLower(current) && triesLeft > 0) {
+    bool accepted = false;
+    for (Candidate &candidate : candidatesAtPeak(current)) {
+      if (triesLeft == 0)
+        break;
+      --triesLeft;
+      plan.recomputes.push_back(std::move(candidate.recompute));
+      Snapshot next = snapshot(plan);
+      if (improves(next, current)) {
+        if (next.profile.peakBytes < current.profile.peakBytes)
+          bestLength = plan.recomputes.size();
+        current = std::move(next);
+        accepted = true;
+        break;
+      }
+      plan.recomputes.pop_back();
+    }
+    if (!accepted)
+      break;
+  }
+  plan.recomputes.resize(bestLength);
+}
+
+Plan GreedyPlanner::run() const {
+  Plan plan;
+  recomputeNotSaveable(plan);
+  if (options.minimize || options.budgetBytes)
+    reducePeak(plan);
+  return plan;
+}
+
+class GreedySolver : public Solver {
+public:
+  std::string name() const override { return "greedy"; }
+  SolverResult solve(const Program &program,
+                     const SolverOptions &options) override {
+    return evaluatePlan(program, GreedyPlanner(program, options).run(),
+                        options);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Solver> remat::createGreedySolver() {
+  return std::make_unique<GreedySolver>();
+}

@@ -1,0 +1,201 @@
+//===- Plan.cpp - Applying and checking rematerialization plans -----------===//
+//
+// materialize() walks the original ops once, keeping for every original value
+// its "current version": the latest copy that a recomputation placed so far,
+// else the value itself. remat-apply performs the same walk on IR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Planning/Plan.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cassert>
+#include <numeric>
+
+using namespace remat;
+
+namespace {
+
+ValueId valueOrigin(const Program &program, ValueId v) {
+  ValueId origin = program.values[v].origin;
+  return origin == kNone ? v : origin;
+}
+
+OpId opOrigin(const Program &program, OpId op) {
+  OpId origin = program.ops[op].origin;
+  return origin == kNone ? op : origin;
+}
+
+/// Returns what is wrong with one recomputation, or an empty string.
+std::string checkRecompute(const Program &program,
+                           const Recompute &recompute) {
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  if (recompute.value >= program.values.size()) {
+    os << "value " << recompute.value << " does not exist";
+    return message;
+  }
+  const ValueInfo &value = program.values[recompute.value];
+  if (value.def == kNone) {
+    os << value.name << " is an input and cannot be recomputed";
+    return message;
+  }
+  if (recompute.before >= program.ops.size()) {
+    os << "op " << recompute.before << " does not exist";
+    return message;
+  }
+  if (recompute.chain.empty() || recompute.chain.back() != value.def) {
+    os << "chain does not end with the definition of " << value.name;
+    return message;
+  }
+  for (unsigned j = 0; j < recompute.chain.size(); ++j) {
+    OpId c = recompute.chain[j];
+    if (c >= program.ops.size()) {
+      os << "op " << c << " does not exist";
+      return message;
+    }
+    if (j > 0 && c <= recompute.chain[j - 1]) {
+      os << "chain is not in program order";
+      return message;
+    }
+    const OpInfo &op = program.ops[c];
+    if (!op.recomputable || op.mustKeep) {
+      os << "op " << c << " in the chain may not be recomputed";
+      return message;
+    }
+    if (j + 1 == recompute.chain.size())
+      continue;
+    // An op that feeds nothing in the chain would only waste work.
+    bool feeds = llvm::any_of(
+        llvm::ArrayRef(recompute.chain).drop_front(j + 1), [&](OpId later) {
+          return llvm::any_of(program.ops[later].operands, [&](ValueId v) {
+            return program.values[v].def == c;
+          });
+        });
+    if (!feeds) {
+      os << "op " << c << " in the chain feeds no later chain op";
+      return message;
+    }
+  }
+  if (recompute.before <= value.def) {
+    os << "op " << recompute.before << " does not come after " << value.name;
+    return message;
+  }
+  if (!llvm::is_contained(program.ops[recompute.before].operands,
+                          recompute.value)) {
+    os << "op " << recompute.before << " does not use " << value.name;
+    return message;
+  }
+  return message;
+}
+
+} // namespace
+
+Program remat::materialize(const Program &program, const Plan &plan) {
+  MaterializeMap map;
+  return materialize(program, plan, map);
+}
+
+Program remat::materialize(const Program &program, const Plan &plan,
+                           MaterializeMap &map) {
+  size_t numOps = program.ops.size();
+  Program result;
+  result.values = program.values;
+  result.inputs = program.inputs;
+  for (ValueId v = 0; v < result.values.size(); ++v)
+    result.values[v].origin = valueOrigin(program, v);
+
+  std::vector<llvm::SmallVector<unsigned, 1>> groups(numOps);
+  for (unsigned k = 0; k < plan.recomputes.size(); ++k) {
+    assert(plan.recomputes[k].before < numOps && "invalid plan");
+    groups[plan.recomputes[k].before].push_back(k);
+  }
+
+  std::vector<ValueId> current(program.values.size());
+  std::iota(current.begin(), current.end(), 0);
+
+  map.opIndex.assign(numOps, kNone);
+  map.isCopy.clear();
+  map.copies.assign(plan.recomputes.size(), kNone);
+
+  for (OpId i = 0; i < numOps; ++i) {
+    // Recomputations in front of the first backward op belong to the
+    // backward part: that is where their results are needed.
+    if (i == program.backwardBegin)
+      result.backwardBegin = result.ops.size();
+
+    for (unsigned k : groups[i]) {
+      const Recompute &recompute = plan.recomputes[k];
+      // Results of earlier ops of this chain, which shadow current versions.
+      llvm::DenseMap<ValueId, ValueId> chainCopies;
+      auto read = [&](ValueId v) {
+        auto it = chainCopies.find(v);
+        return it != chainCopies.end() ? it->second : current[v];
+      };
+      for (OpId c : recompute.chain) {
+        OpId newOp = result.ops.size();
+        OpInfo op = program.ops[c];
+        op.origin = opOrigin(program, c);
+        for (ValueId &operand : op.operands)
+          operand = read(operand);
+        for (ValueId &res : op.results) {
+          ValueInfo copy = program.values[res];
+          copy.def = newOp;
+          copy.isOutput = false;
+          copy.origin = valueOrigin(program, res);
+          if (copy.aliasOf != kNone)
+            copy.aliasOf = read(copy.aliasOf);
+          ValueId newValue = result.values.size();
+          result.values.push_back(std::move(copy));
+          chainCopies[res] = newValue;
+          res = newValue;
+        }
+        result.ops.push_back(std::move(op));
+        map.isCopy.push_back(true);
+      }
+      auto it = chainCopies.find(recompute.value);
+      assert(it != chainCopies.end() && "chain must define the value");
+      current[recompute.value] = it->second;
+      map.copies[k] = it->second;
+    }
+
+    OpId newOp = result.ops.size();
+    OpInfo op = program.ops[i];
+    op.origin = opOrigin(program, i);
+    for (ValueId &operand : op.operands)
+      operand = current[operand];
+    for (ValueId res : op.results) {
+      ValueInfo &info = result.values[res];
+      info.def = newOp;
+      if (info.aliasOf != kNone)
+        info.aliasOf = current[info.aliasOf];
+    }
+    result.ops.push_back(std::move(op));
+    map.isCopy.push_back(false);
+    map.opIndex[i] = newOp;
+  }
+  if (program.backwardBegin != kNone && program.backwardBegin >= numOps)
+    result.backwardBegin = result.ops.size();
+
+  // The step returns whatever version its terminator reads: the latest one.
+  for (ValueId v = 0; v < program.values.size(); ++v) {
+    if (!program.values[v].isOutput || current[v] == v)
+      continue;
+    result.values[v].isOutput = false;
+    result.values[current[v]].isOutput = true;
+  }
+  return result;
+}
+
+std::string remat::verifyPlan(const Program &program, const Plan &plan) {
+  for (unsigned k = 0; k < plan.recomputes.size(); ++k) {
+    std::string problem = checkRecompute(program, plan.recomputes[k]);
+    if (!problem.empty())
+      return "recompute #" + std::to_string(k) + ": " + problem;
+  }
+  return {};
+}

@@ -1,0 +1,73 @@
+//===- Program.cpp - IR-free model of one training step -------------------===//
+//
+// Builders for Program. Every value and op built here is its own origin;
+// only `materialize` creates copies that point elsewhere.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Planning/Program.h"
+
+#include <algorithm>
+#include <cassert>
+
+using namespace remat;
+
+namespace {
+
+std::string defaultValueName(ValueId id, std::string name) {
+  if (name.empty())
+    return "%" + std::to_string(id);
+  return name;
+}
+
+} // namespace
+
+ValueId Program::addInput(uint64_t bytes, std::string name) {
+  ValueId id = values.size();
+  ValueInfo info;
+  info.bytes = bytes;
+  info.origin = id;
+  info.name = defaultValueName(id, std::move(name));
+  values.push_back(std::move(info));
+  inputs.push_back(id);
+  return id;
+}
+
+OpId Program::addOp(std::vector<ValueId> operands,
+                    std::vector<uint64_t> resultBytes, uint64_t flops,
+                    bool recomputable, std::string name) {
+  OpId id = ops.size();
+  OpInfo op;
+  assert(std::all_of(operands.begin(), operands.end(),
+                     [&](ValueId v) { return v < values.size(); }) &&
+         "operands must be defined first");
+  op.operands = std::move(operands);
+  for (uint64_t bytes : resultBytes) {
+    ValueId result = values.size();
+    ValueInfo info;
+    info.bytes = bytes;
+    info.def = id;
+    info.origin = result;
+    info.name = defaultValueName(result, {});
+    values.push_back(std::move(info));
+    op.results.push_back(result);
+  }
+  op.flops = flops;
+  op.recomputable = recomputable;
+  op.origin = id;
+  op.name = std::move(name);
+  ops.push_back(std::move(op));
+  return id;
+}
+
+void Program::setAlias(ValueId view, ValueId root) {
+  assert(view != root && "a value cannot be a view of itself");
+  values[view].aliasOf = root;
+  values[view].bytes = 0;
+}
+
+ValueId Program::rootOf(ValueId v) const {
+  while (values[v].aliasOf != kNone)
+    v = values[v].aliasOf;
+  return v;
+}

@@ -1,0 +1,206 @@
+//===- Schedule.cpp - Memory-aware topological ordering -------------------===//
+//
+// List scheduling: among the ops whose dependencies have run, run the one
+// that grows live memory the least (bytes it allocates minus bytes it frees),
+// breaking ties by original position. Forward ops all run before backward
+// ops (two phases), and `ordered` ops keep their relative order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Planning/Schedule.h"
+
+#include "remat/Planning/MemoryProfile.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cassert>
+#include <numeric>
+#include <queue>
+
+using namespace remat;
+
+namespace {
+
+class ListScheduler {
+public:
+  explicit ListScheduler(const Program &program);
+
+  std::vector<OpId> run();
+
+private:
+  /// Bytes allocated minus bytes freed if `op` ran now.
+  int64_t growth(OpId op) const;
+  unsigned phaseOf(OpId op) const {
+    return program.backwardBegin != kNone && op < program.backwardBegin ? 0
+                                                                        : 1;
+  }
+  void push(OpId op) { ready[phaseOf(op)].push({growth(op), op}); }
+  void schedule(OpId op, std::vector<OpId> &order);
+
+  const Program &program;
+  /// Per op: the distinct buffers it reads (or creates a view of).
+  std::vector<llvm::SmallVector<ValueId, 4>> touched;
+  /// Per buffer: the ops that touch it, and how many have not run yet.
+  std::vector<llvm::SmallVector<OpId, 4>> users;
+  std::vector<unsigned> usersLeft;
+  /// Buffers that are never freed during the step (inputs, outputs).
+  std::vector<bool> pinned;
+  std::vector<llvm::SmallVector<OpId, 4>> successors;
+  std::vector<unsigned> predecessorsLeft;
+  std::vector<bool> done;
+  /// Min-heaps of (growth, op), one per phase. Growth only decreases while
+  /// scheduling, so stale entries are re-pushed and skipped when popped.
+  using Entry = std::pair<int64_t, OpId>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> ready[2];
+};
+
+ListScheduler::ListScheduler(const Program &program) : program(program) {
+  size_t numOps = program.ops.size();
+  size_t numValues = program.values.size();
+  std::vector<ValueId> roots(numValues);
+  for (ValueId v = 0; v < numValues; ++v)
+    roots[v] = program.rootOf(v);
+
+  pinned.assign(numValues, false);
+  for (ValueId v = 0; v < numValues; ++v)
+    if (program.values[v].isOutput || program.values[v].def == kNone)
+      pinned[roots[v]] = true;
+
+  touched.resize(numOps);
+  users.resize(numValues);
+  usersLeft.assign(numValues, 0);
+  successors.resize(numOps);
+  predecessorsLeft.assign(numOps, 0);
+  done.assign(numOps, false);
+  OpId lastOrdered = kNone;
+  for (OpId op = 0; op < numOps; ++op) {
+    const OpInfo &info = program.ops[op];
+    auto touch = [&](ValueId v) {
+      ValueId root = roots[v];
+      if (llvm::is_contained(touched[op], root))
+        return;
+      touched[op].push_back(root);
+      users[root].push_back(op);
+      ++usersLeft[root];
+    };
+    for (ValueId operand : info.operands) {
+      touch(operand);
+      OpId def = program.values[operand].def;
+      if (def != kNone) {
+        successors[def].push_back(op);
+        ++predecessorsLeft[op];
+      }
+    }
+    for (ValueId result : info.results)
+      if (roots[result] != result)
+        touch(result);
+    if (info.ordered) {
+      if (lastOrdered != kNone) {
+        successors[lastOrdered].push_back(op);
+        ++predecessorsLeft[op];
+      }
+      lastOrdered = op;
+    }
+  }
+}
+
+int64_t ListScheduler::growth(OpId op) const {
+  int64_t bytes = 0;
+  for (ValueId result : program.ops[op].results) {
+    const ValueInfo &info = program.values[result];
+    if (info.aliasOf != kNone)
+      continue;
+    bytes += static_cast<int64_t>(info.bytes);
+    // A result nobody reads dies with its op.
+    if (usersLeft[result] == 0 && !pinned[result])
+      bytes -= static_cast<int64_t>(info.bytes);
+  }
+  for (ValueId root : touched[op])
+    if (usersLeft[root] == 1 && !pinned[root])
+      bytes -= static_cast<int64_t>(program.values[root].bytes);
+  return bytes;
+}
+
+void ListScheduler::schedule(OpId op, std::vector<OpId> &order) {
+  done[op] = true;
+  order.push_back(op);
+  for (ValueId root : touched[op]) {
+    if (--usersLeft[root] != 1)
+      continue;
+    // The last user of this buffer now frees it: it became cheaper.
+    for (OpId user : users[root])
+      if (!done[user] && predecessorsLeft[user] == 0)
+        push(user);
+  }
+  for (OpId next : successors[op])
+    if (--predecessorsLeft[next] == 0)
+      push(next);
+}
+
+std::vector<OpId> ListScheduler::run() {
+  std::vector<OpId> order;
+  order.reserve(program.ops.size());
+  for (OpId op = 0; op < program.ops.size(); ++op)
+    if (predecessorsLeft[op] == 0)
+      push(op);
+  for (auto &heap : ready) {
+    while (!heap.empty()) {
+      auto [bytes, op] = heap.top();
+      heap.pop();
+      if (done[op] || bytes != growth(op))
+        continue;
+      schedule(op, order);
+    }
+  }
+  assert(order.size() == program.ops.size() &&
+         "ops must be in a topological order with forward before backward");
+  return order;
+}
+
+} // namespace
+
+std::vector<OpId> remat::scheduleForMemory(const Program &program,
+                                           bool countInputs) {
+  std::vector<OpId> identity(program.ops.size());
+  std::iota(identity.begin(), identity.end(), 0);
+  std::vector<OpId> order = ListScheduler(program).run();
+  uint64_t before = computeMemoryProfile(program, countInputs).peakBytes;
+  uint64_t after =
+      computeMemoryProfile(reorder(program, order), countInputs).peakBytes;
+  return after < before ? order : identity;
+}
+
+Program remat::reorder(const Program &program, const std::vector<OpId> &order) {
+  size_t numOps = program.ops.size();
+  assert(order.size() == numOps && "order must be a permutation of the ops");
+  std::vector<OpId> newIndex(numOps, kNone);
+  for (OpId position = 0; position < numOps; ++position)
+    newIndex[order[position]] = position;
+  assert(llvm::none_of(newIndex, [](OpId i) { return i == kNone; }) &&
+         "order must be a permutation of the ops");
+
+  Program result;
+  result.values = program.values;
+  result.inputs = program.inputs;
+  result.ops.reserve(numOps);
+  for (OpId op : order) {
+    result.ops.push_back(program.ops[op]);
+    // An op that is its own origin stays so; copies keep pointing at the
+    // program they were materialized from.
+    if (program.ops[op].origin == op)
+      result.ops.back().origin = newIndex[op];
+  }
+  for (ValueInfo &value : result.values)
+    if (value.def != kNone)
+      value.def = newIndex[value.def];
+
+  // The boundary moves to the first position holding a backward op.
+  result.backwardBegin = program.backwardBegin;
+  if (program.backwardBegin != kNone && program.backwardBegin < numOps) {
+    result.backwardBegin = numOps;
+    for (OpId op = program.backwardBegin; op < numOps; ++op)
+      result.backwardBegin = std::min(result.backwardBegin, newIndex[op]);
+  }
+  return result;
+}

@@ -1,0 +1,73 @@
+//===- SolverRegistry.cpp - Solvers by name -------------------------------===//
+//
+// The registry behind createSolver, the "none" baseline solver, and the
+// result bookkeeping every solver shares.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Solvers.h"
+
+#include "remat/Planning/MemoryProfile.h"
+
+using namespace remat;
+
+namespace {
+
+/// Recomputes nothing: reports the peak of the program as it is.
+class NoneSolver : public Solver {
+public:
+  std::string name() const override { return "none"; }
+  SolverResult solve(const Program &program,
+                     const SolverOptions &options) override {
+    return evaluatePlan(program, Plan(), options);
+  }
+};
+
+struct SolverEntry {
+  const char *name;
+  std::unique_ptr<Solver> (*create)();
+};
+
+std::unique_ptr<Solver> createNoneSolver() {
+  return std::make_unique<NoneSolver>();
+}
+
+/// The first entry is the default solver.
+const SolverEntry kSolvers[] = {
+    {"greedy", createGreedySolver},
+    {"none", createNoneSolver},
+};
+
+} // namespace
+
+SolverResult remat::evaluatePlan(const Program &program, Plan plan,
+                                 const SolverOptions &options) {
+  SolverResult result;
+  result.peakBytes =
+      computeMemoryProfile(materialize(program, plan), options.countInputs)
+          .peakBytes;
+  for (const Recompute &recompute : plan.recomputes)
+    for (OpId op : recompute.chain)
+      result.extraFlops += program.ops[op].flops;
+  result.feasible = options.minimize || !options.budgetBytes ||
+                    result.peakBytes <= *options.budgetBytes;
+  result.plan = std::move(plan);
+  return result;
+}
+
+std::unique_ptr<Solver> remat::createSolver(const std::string &name) {
+  for (const SolverEntry &entry : kSolvers)
+    if (name == entry.name)
+      return entry.create();
+  return nullptr;
+}
+
+std::string remat::availableSolvers() {
+  std::string names;
+  for (const SolverEntry &entry : kSolvers) {
+    if (!names.empty())
+      names += ",";
+    names += entry.name;
+  }
+  return names;
+}

@@ -1,0 +1,234 @@
+//===- Budget.cpp - Peak-memory budgets and byte sizes --------------------===//
+
+#include "remat/Support/Budget.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstdlib>
+
+using namespace remat;
+
+std::optional<uint64_t> Budget::resolve(uint64_t unrematerializedPeak) const {
+  switch (kind) {
+  case Kind::Bytes:
+    return bytes;
+  case Kind::Fraction:
+    // Round down: a budget must never be looser than what was asked for.
+    return static_cast<uint64_t>(
+        std::floor(fraction * static_cast<double>(unrematerializedPeak)));
+  case Kind::Min:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+bool Budget::operator==(const Budget &other) const {
+  if (kind != other.kind)
+    return false;
+  switch (kind) {
+  case Kind::Bytes:
+    return bytes == other.bytes;
+  case Kind::Fraction:
+    return fraction == other.fraction;
+  case Kind::Min:
+    return true;
+  }
+  return false;
+}
+
+llvm::hash_code remat::hash_value(const Budget &budget) {
+  return llvm::hash_combine(static_cast<int>(budget.kind), budget.bytes,
+                            llvm::bit_cast<uint64_t>(budget.fraction));
+}
+
+static std::optional<uint64_t> unitScale(llvm::StringRef unit) {
+  return llvm::StringSwitch<std::optional<uint64_t>>(unit)
+      .Case("B", 1)
+      .Case("KiB", 1ull << 10)
+      .Case("MiB", 1ull << 20)
+      .Case("GiB", 1ull << 30)
+      .Case("TiB", 1ull << 40)
+      .Case("KB", 1000ull)
+      .Case("MB", 1000ull * 1000)
+      .Case("GB", 1000ull * 1000 * 1000)
+      .Case("TB", 1000ull * 1000 * 1000 * 1000)
+      .Default(std::nullopt);
+}
+
+std::optional<Budget> remat::parseBudget(llvm::StringRef number,
+                                         llvm::StringRef unit,
+                                         std::string &error) {
+  number = number.trim();
+  unit = unit.trim();
+  if (number.empty()) {
+    error = "expected a budget: bytes, a size such as '64MiB', a fraction "
+            "such as '0.5', or 'min'";
+    return std::nullopt;
+  }
+  if (number.starts_with("-")) {
+    error = "budget must not be negative, got '" + number.str() + "'";
+    return std::nullopt;
+  }
+  bool isInteger = number.find_first_not_of("0123456789") ==
+                   llvm::StringRef::npos;
+  std::optional<uint64_t> scale = 1;
+  if (!unit.empty()) {
+    scale = unitScale(unit);
+    if (!scale) {
+      error = "unknown budget unit '" + unit.str() +
+              "' (expected B, KiB, MiB, GiB, TiB, KB, MB, GB or TB)";
+      return std::nullopt;
+    }
+  }
+
+  if (isInteger) {
+    uint64_t value = 0;
+    if (number.getAsInteger(10, value)) {
+      error = "budget '" + number.str() + "' does not fit in 64 bits";
+      return std::nullopt;
+    }
+    std::optional<uint64_t> bytes = llvm::checkedMulUnsigned(value, *scale);
+    if (!bytes) {
+      error = "budget '" + number.str() + unit.str() +
+              "' overflows 64-bit byte counts";
+      return std::nullopt;
+    }
+    return Budget::ofBytes(*bytes);
+  }
+
+  // A decimal number: digits with one '.' and an optional exponent.
+  std::string spelling = number.str();
+  char *end = nullptr;
+  double value = std::strtod(spelling.c_str(), &end);
+  if (end != spelling.c_str() + spelling.size() || spelling.empty() ||
+      !std::isfinite(value) ||
+      number.find_first_not_of("0123456789.eE+-") != llvm::StringRef::npos) {
+    error = "malformed budget '" + number.str() + unit.str() + "'";
+    return std::nullopt;
+  }
+  if (unit.empty()) {
+    if (!(value > 0.0 && value <= 1.0)) {
+      error = "a budget fraction must be in (0, 1], got '" + number.str() +
+              "'";
+      return std::nullopt;
+    }
+    return Budget::ofFraction(value);
+  }
+  double bytes = value * static_cast<double>(*scale);
+  if (bytes >= 18446744073709551616.0) {
+    error = "budget '" + number.str() + unit.str() +
+            "' overflows 64-bit byte counts";
+    return std::nullopt;
+  }
+  if (bytes != std::floor(bytes)) {
+    error = "budget '" + number.str() + unit.str() +
+            "' is not a whole number of bytes";
+    return std::nullopt;
+  }
+  return Budget::ofBytes(static_cast<uint64_t>(bytes));
+}
+
+std::optional<Budget> remat::parseBudget(llvm::StringRef text,
+                                         std::string &error) {
+  text = text.trim();
+  if (text == "min")
+    return Budget::min();
+  // Split "<number><unit>": the unit starts at the first letter that is not
+  // part of an exponent ("1.5e3MiB" has number "1.5e3").
+  size_t split = 0;
+  while (split < text.size()) {
+    char c = text[split];
+    bool exponent = (c == 'e' || c == 'E') && split > 0 &&
+                    split + 1 < text.size() &&
+                    (std::isdigit(static_cast<unsigned char>(text[split + 1])) ||
+                     text[split + 1] == '+' || text[split + 1] == '-');
+    if (std::isalpha(static_cast<unsigned char>(c)) && !exponent)
+      break;
+    ++split;
+  }
+  if (split == 0 && !text.empty()) {
+    error = "malformed budget '" + text.str() +
+            "': expected bytes, a size such as '64MiB', a fraction such as "
+            "'0.5', or 'min'";
+    return std::nullopt;
+  }
+  return parseBudget(text.take_front(split), text.drop_front(split), error);
+}
+
+std::string remat::formatBudget(const Budget &budget) {
+  switch (budget.kind) {
+  case Budget::Kind::Min:
+    return "min";
+  case Budget::Kind::Fraction: {
+    // Shortest spelling that reads back exactly; always with a '.' so that it
+    // parses as a fraction again.
+    std::string s;
+    for (int precision = 1; precision <= 17; ++precision) {
+      std::string candidate;
+      llvm::raw_string_ostream cs(candidate);
+      cs << llvm::format("%.*g", precision, budget.fraction);
+      if (std::strtod(candidate.c_str(), nullptr) == budget.fraction) {
+        s = candidate;
+        break;
+      }
+    }
+    if (s.find_first_of(".eE") == std::string::npos)
+      s += ".0";
+    return s;
+  }
+  case Budget::Kind::Bytes: {
+    static const std::pair<uint64_t, const char *> units[] = {
+        {1ull << 40, "TiB"}, {1ull << 30, "GiB"}, {1ull << 20, "MiB"},
+        {1ull << 10, "KiB"}};
+    for (auto [scale, name] : units)
+      if (budget.bytes != 0 && budget.bytes % scale == 0)
+        return std::to_string(budget.bytes / scale) + name;
+    return std::to_string(budget.bytes);
+  }
+  }
+  return {};
+}
+
+std::string remat::formatBytes(uint64_t bytes) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (bytes >= (1ull << 30))
+    os << llvm::format("%.2f GiB", bytes / double(1ull << 30));
+  else if (bytes >= (1ull << 20))
+    os << llvm::format("%.2f MiB", bytes / double(1ull << 20));
+  else if (bytes >= (1ull << 10))
+    os << llvm::format("%.2f KiB", bytes / double(1ull << 10));
+  else
+    return std::to_string(bytes) + " B";
+  os << " (" << bytes << " bytes)";
+  return s;
+}
+
+std::optional<uint64_t> remat::denseBytes(uint64_t numElements,
+                                          uint64_t bitWidth) {
+  std::optional<uint64_t> bits = llvm::checkedMulUnsigned(numElements, bitWidth);
+  if (!bits)
+    return std::nullopt;
+  return *bits / 8 + (*bits % 8 != 0);
+}
+
+std::optional<uint64_t>
+remat::staticElementCount(llvm::ArrayRef<int64_t> shape) {
+  uint64_t count = 1;
+  for (int64_t dim : shape) {
+    if (dim < 0)
+      return std::nullopt;
+    std::optional<uint64_t> next =
+        llvm::checkedMulUnsigned(count, static_cast<uint64_t>(dim));
+    if (!next)
+      return std::nullopt;
+    count = *next;
+  }
+  return count;
+}

@@ -1,0 +1,34 @@
+# -*- Python -*-
+# Lit configuration for the Remat IR, tool and end-to-end tests.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "Remat"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.remat_obj_root, "test")
+# Unit tests are a suite of their own (Unit/lit.cfg.py); Inputs are data.
+config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py"]
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.remat_tools_dir, append_path=True)
+
+config.substitutions.append(("%remat_src", config.remat_src_root))
+config.substitutions.append(("%remat_install", config.remat_install_dir))
+config.substitutions.append(("%mlir_dir", config.mlir_dir))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%cc", config.c_compiler))
+
+llvm_config.add_tool_substitutions(["remat-opt"], [config.remat_tools_dir])
+
+if os.path.isfile(os.path.join(config.remat_install_dir, "lib", "cmake",
+                               "remat", "RematConfig.cmake")):
+    config.available_features.add("remat-installed")
+if os.path.isdir(os.path.join(config.shared_models_dir, "onnx")):
+    config.available_features.add("shared-models")

@@ -1,0 +1,327 @@
+//===- GreedySolverTest.cpp - Tests for the greedy and none solvers -------===//
+
+#include "remat/Planning/MemoryProfile.h"
+#include "remat/Planning/Solver.h"
+
+#include "gtest/gtest.h"
+
+using namespace remat;
+
+namespace {
+
+ValueId result(const Program &program, OpId op, unsigned i = 0) {
+  return program.ops[op].results[i];
+}
+
+/// A broadcast `bc` (100 bytes) read early and by the last op, with a bulge
+/// of intermediates in between:
+///   0: bc = broadcast(x)     100
+///   1: y1 = f(bc)             10
+///   2: big1 = g(y1)           50
+///   3: big2 = h(big1)         50
+///   4: z = k(big2)            10
+///   5: out = m(bc, z)         10 (output)
+/// Live bytes: 100 110 160 200 160 120, peak 200 at op 3. Recomputing bc
+/// before op 5 gives 100 110 60 100 60 [110] 120, peak 120.
+struct Broadcast {
+  Program program;
+  ValueId bc;
+  OpId broadcastOp = 0;
+  OpId lastOp = 5;
+
+  Broadcast() {
+    ValueId x = program.addInput(0, "x");
+    bc = result(program, program.addOp({x}, {100}, 3, true, "broadcast"));
+    ValueId y1 = result(program, program.addOp({bc}, {10}, 1, true));
+    ValueId big1 = result(program, program.addOp({y1}, {50}, 1, true));
+    ValueId big2 = result(program, program.addOp({big1}, {50}, 1, true));
+    ValueId z = result(program, program.addOp({big2}, {10}, 1, true));
+    program.markOutput(result(program, program.addOp({bc, z}, {10}, 1, true)));
+  }
+};
+
+SolverResult solveGreedy(const Program &program, SolverOptions options) {
+  std::unique_ptr<Solver> solver = createSolver("greedy");
+  EXPECT_NE(solver, nullptr);
+  return solver->solve(program, options);
+}
+
+SolverOptions withBudget(uint64_t budget) {
+  SolverOptions options;
+  options.budgetBytes = budget;
+  return options;
+}
+
+uint64_t materializedPeak(const Program &program, const Plan &plan,
+                          bool countInputs = false) {
+  return computeMemoryProfile(materialize(program, plan), countInputs)
+      .peakBytes;
+}
+
+TEST(SolverRegistryTest, KnowsGreedyAndNone) {
+  EXPECT_EQ(availableSolvers(), "greedy,none");
+  EXPECT_EQ(createSolver("greedy")->name(), "greedy");
+  EXPECT_EQ(createSolver("none")->name(), "none");
+  EXPECT_EQ(createSolver("ilp"), nullptr);
+}
+
+TEST(NoneSolverTest, ReportsThePeakAndFeasibility) {
+  Broadcast graph;
+  std::unique_ptr<Solver> none = createSolver("none");
+  SolverResult fits = none->solve(graph.program, withBudget(200));
+  EXPECT_TRUE(fits.plan.recomputes.empty());
+  EXPECT_EQ(fits.peakBytes, 200u);
+  EXPECT_TRUE(fits.feasible);
+  SolverResult tight = none->solve(graph.program, withBudget(150));
+  EXPECT_EQ(tight.peakBytes, 200u);
+  EXPECT_FALSE(tight.feasible);
+}
+
+TEST(GreedySolverTest, NoBudgetNoRecomputation) {
+  Broadcast graph;
+  SolverResult result = solveGreedy(graph.program, SolverOptions());
+  EXPECT_TRUE(result.plan.recomputes.empty());
+  EXPECT_EQ(result.peakBytes, 200u);
+  EXPECT_EQ(result.extraFlops, 0u);
+  EXPECT_TRUE(result.feasible);
+}
+
+TEST(GreedySolverTest, BudgetAtTheOriginalPeakChangesNothing) {
+  Broadcast graph;
+  for (uint64_t budget : {200u, 250u}) {
+    SolverResult result = solveGreedy(graph.program, withBudget(budget));
+    EXPECT_TRUE(result.plan.recomputes.empty());
+    EXPECT_EQ(result.peakBytes, 200u);
+    EXPECT_TRUE(result.feasible);
+  }
+}
+
+TEST(GreedySolverTest, RecomputesTheBroadcastBeforeItsLateUse) {
+  Broadcast graph;
+  for (uint64_t budget : {120u, 150u, 199u}) {
+    SCOPED_TRACE(budget);
+    SolverResult result = solveGreedy(graph.program, withBudget(budget));
+    ASSERT_EQ(result.plan.recomputes.size(), 1u);
+    const Recompute &recompute = result.plan.recomputes[0];
+    EXPECT_EQ(recompute.value, graph.bc);
+    EXPECT_EQ(recompute.before, graph.lastOp);
+    EXPECT_EQ(recompute.chain, std::vector<OpId>{graph.broadcastOp});
+    EXPECT_EQ(result.peakBytes, 120u);
+    EXPECT_EQ(result.extraFlops, 3u);
+    EXPECT_TRUE(result.feasible);
+    EXPECT_EQ(verifyPlan(graph.program, result.plan), "");
+    EXPECT_EQ(materializedPeak(graph.program, result.plan), 120u);
+  }
+}
+
+TEST(GreedySolverTest, MinimizeReachesTheSamePlan) {
+  Broadcast graph;
+  SolverOptions options;
+  options.minimize = true;
+  SolverResult result = solveGreedy(graph.program, options);
+  ASSERT_EQ(result.plan.recomputes.size(), 1u);
+  EXPECT_EQ(result.peakBytes, 120u);
+  EXPECT_TRUE(result.feasible);
+}
+
+TEST(GreedySolverTest, InfeasibleBudgetReturnsTheBestPeak) {
+  Broadcast graph;
+  SolverResult result = solveGreedy(graph.program, withBudget(100));
+  EXPECT_FALSE(result.feasible);
+  EXPECT_EQ(result.peakBytes, 120u);
+  EXPECT_EQ(result.plan.recomputes.size(), 1u);
+  EXPECT_EQ(materializedPeak(graph.program, result.plan), 120u);
+}
+
+TEST(GreedySolverTest, SmallValuesAreNotRecomputed) {
+  Broadcast graph;
+  SolverOptions options = withBudget(150);
+  options.minRematBytes = 101;
+  SolverResult result = solveGreedy(graph.program, options);
+  EXPECT_TRUE(result.plan.recomputes.empty());
+  EXPECT_FALSE(result.feasible);
+  EXPECT_EQ(result.peakBytes, 200u);
+}
+
+TEST(GreedySolverTest, MustKeepValuesAreNotRecomputed) {
+  Broadcast graph;
+  graph.program.ops[graph.broadcastOp].mustKeep = true;
+  SolverResult result = solveGreedy(graph.program, withBudget(150));
+  EXPECT_TRUE(result.plan.recomputes.empty());
+  EXPECT_FALSE(result.feasible);
+}
+
+TEST(GreedySolverTest, NonRecomputableProducerIsNeverInAChain) {
+  // seed = rng(x) is not recomputable (4 bytes); bc = broadcast(seed) is.
+  // Recomputing bc keeps seed alive instead, which still pays off.
+  Program program;
+  ValueId x = program.addInput(0, "x");
+  OpId rng = program.addOp({x}, {4}, 1, /*recomputable=*/false, "rng");
+  ValueId seed = result(program, rng);
+  OpId broadcast = program.addOp({seed}, {100}, 1, true, "broadcast");
+  ValueId bc = result(program, broadcast);
+  ValueId y1 = result(program, program.addOp({bc}, {10}, 1, true));
+  ValueId big1 = result(program, program.addOp({y1}, {50}, 1, true));
+  ValueId big2 = result(program, program.addOp({big1}, {50}, 1, true));
+  ValueId z = result(program, program.addOp({big2}, {10}, 1, true));
+  OpId last = program.addOp({bc, z}, {10}, 1, true);
+  program.markOutput(result(program, last));
+
+  SolverResult result = solveGreedy(program, withBudget(150));
+  ASSERT_EQ(result.plan.recomputes.size(), 1u);
+  EXPECT_EQ(result.plan.recomputes[0].chain, std::vector<OpId>{broadcast});
+  EXPECT_EQ(result.plan.recomputes[0].before, last);
+  EXPECT_EQ(result.peakBytes, 124u);
+  EXPECT_TRUE(result.feasible);
+
+  // When keeping the producer's result costs as much as it saves, nothing
+  // is recomputed.
+  program.values[seed].bytes = 100;
+  SolverResult costly = solveGreedy(program, withBudget(150));
+  for (const Recompute &recompute : costly.plan.recomputes)
+    for (OpId op : recompute.chain)
+      EXPECT_TRUE(program.ops[op].recomputable);
+  EXPECT_FALSE(costly.feasible);
+}
+
+TEST(GreedySolverTest, OneCopyServesThreeLateUsers) {
+  //   0: a = f(x)            100
+  //   1: e = g(a)             10
+  //   2: big = h(e)           80
+  //   3: s = k(big)           10
+  //   4: l1 = u1(a, s)        10
+  //   5: l2 = u2(a, l1)       10
+  //   6: l3 = u3(a, l2)       10 (output)
+  // Live: 100 110 190 190 120 120 120. With a recomputed before op 4:
+  // 100 110 90 90 [110] 120 120 120.
+  Program program;
+  ValueId x = program.addInput(0);
+  ValueId a = result(program, program.addOp({x}, {100}, 5, true));
+  ValueId e = result(program, program.addOp({a}, {10}, 1, true));
+  ValueId big = result(program, program.addOp({e}, {80}, 1, true));
+  ValueId s = result(program, program.addOp({big}, {10}, 1, true));
+  ValueId l1 = result(program, program.addOp({a, s}, {10}, 1, true));
+  ValueId l2 = result(program, program.addOp({a, l1}, {10}, 1, true));
+  program.markOutput(result(program, program.addOp({a, l2}, {10}, 1, true)));
+  ASSERT_EQ(computeMemoryProfile(program, false).peakBytes, 190u);
+
+  SolverResult result = solveGreedy(program, withBudget(120));
+  ASSERT_EQ(result.plan.recomputes.size(), 1u);
+  EXPECT_EQ(result.plan.recomputes[0].value, a);
+  EXPECT_EQ(result.plan.recomputes[0].before, 4u);
+  EXPECT_EQ(result.peakBytes, 120u);
+  EXPECT_TRUE(result.feasible);
+
+  MaterializeMap map;
+  Program rewritten = materialize(program, result.plan, map);
+  ValueId copy = map.copies[0];
+  for (OpId user : {4u, 5u, 6u})
+    EXPECT_EQ(rewritten.ops[map.opIndex[user]].operands[0], copy);
+
+  // 120 is the least this program can do.
+  SolverResult tighter = solveGreedy(program, withBudget(119));
+  EXPECT_FALSE(tighter.feasible);
+  EXPECT_EQ(tighter.peakBytes, 120u);
+}
+
+TEST(GreedySolverTest, CheaperRecomputationWins) {
+  // Two equally large values wait through the peak; the one whose producer
+  // is cheaper is recomputed.
+  //   0: cheap = f(x)      100, 1 flop
+  //   1: dear = g(x)       100, 1000 flops
+  //   2: t = h(cheap, dear) 10
+  //   3: big = k(t)         50
+  //   4: u = m(big)         10
+  //   5: out = n(cheap, dear, u) 10 (output)
+  // Live: 100 200 210 260 260 220; recomputing cheap before op 5 gives
+  // 100 200 210 160 160 [210] 220.
+  Program program;
+  ValueId x = program.addInput(0);
+  ValueId cheap = result(program, program.addOp({x}, {100}, 1, true));
+  ValueId dear = result(program, program.addOp({x}, {100}, 1000, true));
+  ValueId t = result(program, program.addOp({cheap, dear}, {10}, 1, true));
+  ValueId big = result(program, program.addOp({t}, {50}, 1, true));
+  ValueId u = result(program, program.addOp({big}, {10}, 1, true));
+  program.markOutput(
+      result(program, program.addOp({cheap, dear, u}, {10}, 1, true)));
+  ASSERT_EQ(computeMemoryProfile(program, false).peakBytes, 260u);
+
+  SolverResult result = solveGreedy(program, withBudget(250));
+  ASSERT_EQ(result.plan.recomputes.size(), 1u);
+  EXPECT_EQ(result.plan.recomputes[0].value, cheap);
+  EXPECT_TRUE(result.feasible);
+}
+
+TEST(GreedySolverTest, NotSaveableResidualsAreRecomputedInBackward) {
+  // Forward: h = relu(x) (mustRecompute), y = lin(h), loss = sum(y).
+  // Backward: gy = grad(loss, y), gh = relugrad(gy, h).
+  Program program;
+  ValueId x = program.addInput(0);
+  OpId relu = program.addOp({x}, {50}, 2, true, "relu");
+  program.ops[relu].mustRecompute = true;
+  ValueId h = result(program, relu);
+  ValueId y = result(program, program.addOp({h}, {20}, 10, true, "lin"));
+  ValueId loss = result(program, program.addOp({y}, {4}, 1, true, "sum"));
+  program.backwardBegin = program.ops.size();
+  ValueId gy = result(program, program.addOp({loss, y}, {20}, 1, true));
+  OpId reluGrad = program.addOp({gy, h}, {50}, 1, true);
+  program.markOutput(result(program, reluGrad));
+
+  SolverResult result = solveGreedy(program, SolverOptions());
+  ASSERT_EQ(result.plan.recomputes.size(), 1u);
+  const Recompute &recompute = result.plan.recomputes[0];
+  EXPECT_EQ(recompute.value, h);
+  EXPECT_EQ(recompute.before, reluGrad);
+  EXPECT_EQ(recompute.chain, std::vector<OpId>{relu});
+  EXPECT_EQ(result.extraFlops, 2u);
+  EXPECT_EQ(verifyPlan(program, result.plan), "");
+
+  Program rewritten = materialize(program, result.plan);
+  MemoryProfile profile = computeMemoryProfile(rewritten, false);
+  EXPECT_LT(profile.ranges[h].end, rewritten.backwardBegin);
+}
+
+TEST(GreedySolverTest, NotSaveableOperandsAreRecomputedTooNotKept) {
+  // a and b are both mustRecompute; backward reads b first, then a. b's
+  // chain must recompute a rather than keep the forward a.
+  Program program;
+  ValueId x = program.addInput(0);
+  OpId f = program.addOp({x}, {30}, 1, true, "f");
+  OpId g = program.addOp({result(program, f)}, {30}, 1, true, "g");
+  program.ops[f].mustRecompute = true;
+  program.ops[g].mustRecompute = true;
+  ValueId a = result(program, f);
+  ValueId b = result(program, g);
+  ValueId loss = result(program, program.addOp({b}, {4}, 1, true, "loss"));
+  program.backwardBegin = program.ops.size();
+  OpId gradB = program.addOp({loss, b}, {30}, 1, true);
+  OpId gradA = program.addOp({result(program, gradB), a}, {30}, 1, true);
+  program.markOutput(result(program, gradA));
+
+  SolverResult result = solveGreedy(program, SolverOptions());
+  ASSERT_EQ(result.plan.recomputes.size(), 2u);
+  EXPECT_EQ(result.plan.recomputes[0].value, a);
+  EXPECT_EQ(result.plan.recomputes[0].before, gradA);
+  EXPECT_EQ(result.plan.recomputes[1].value, b);
+  EXPECT_EQ(result.plan.recomputes[1].before, gradB);
+  EXPECT_EQ(result.plan.recomputes[1].chain, (std::vector<OpId>{f, g}));
+  EXPECT_EQ(verifyPlan(program, result.plan), "");
+
+  Program rewritten = materialize(program, result.plan);
+  MemoryProfile profile = computeMemoryProfile(rewritten, false);
+  EXPECT_LT(profile.ranges[a].end, rewritten.backwardBegin);
+  EXPECT_LT(profile.ranges[b].end, rewritten.backwardBegin);
+}
+
+TEST(GreedySolverTest, ResultMatchesTheMaterializedPeakWithInputs) {
+  Broadcast graph;
+  graph.program.values[0].bytes = 1000;
+  SolverOptions options = withBudget(1150);
+  options.countInputs = true;
+  SolverResult result = solveGreedy(graph.program, options);
+  EXPECT_TRUE(result.feasible);
+  EXPECT_EQ(result.peakBytes, 1120u);
+  EXPECT_EQ(materializedPeak(graph.program, result.plan, true), 1120u);
+}
+
+} // namespace

@@ -1,0 +1,94 @@
+//===- ScheduleTest.cpp - Tests for memory-aware scheduling ---------------===//
+
+#include "remat/Planning/MemoryProfile.h"
+#include "remat/Planning/Schedule.h"
+
+#include "gtest/gtest.h"
+
+#include <numeric>
+
+using namespace remat;
+
+namespace {
+
+ValueId result(const Program &program, OpId op, unsigned i = 0) {
+  return program.ops[op].results[i];
+}
+
+/// Two independent branches computed breadth-first:
+///   0: a = f(x)   100      2: c = h(a)   1
+///   1: b = g(x)   100      3: d = k(b)   1
+///   4: e = m(c, d) 1 (output)
+/// Live: 100 200 201 102 3. Depth-first (0 2 1 3 4): 100 101 101 102 3.
+Program makeTwoBranches() {
+  Program program;
+  ValueId x = program.addInput(0);
+  ValueId a = result(program, program.addOp({x}, {100}, 1, true, "f"));
+  ValueId b = result(program, program.addOp({x}, {100}, 1, true, "g"));
+  ValueId c = result(program, program.addOp({a}, {1}, 1, true, "h"));
+  ValueId d = result(program, program.addOp({b}, {1}, 1, true, "k"));
+  program.markOutput(result(program, program.addOp({c, d}, {1}, 1, true)));
+  return program;
+}
+
+std::vector<OpId> identity(size_t size) {
+  std::vector<OpId> order(size);
+  std::iota(order.begin(), order.end(), 0);
+  return order;
+}
+
+TEST(ScheduleTest, InterleavesBranchesToFreeEarly) {
+  Program program = makeTwoBranches();
+  std::vector<OpId> order = scheduleForMemory(program, false);
+  EXPECT_EQ(order, (std::vector<OpId>{0, 2, 1, 3, 4}));
+  MemoryProfile profile =
+      computeMemoryProfile(reorder(program, order), false);
+  EXPECT_EQ(profile.liveBytes, (std::vector<uint64_t>{100, 101, 101, 102, 3}));
+}
+
+TEST(ScheduleTest, KeepsTheOrderWhenItCannotImprove) {
+  Program program;
+  ValueId x = program.addInput(0);
+  ValueId a = result(program, program.addOp({x}, {10}, 1, true));
+  ValueId b = result(program, program.addOp({a}, {20}, 1, true));
+  program.markOutput(result(program, program.addOp({b}, {30}, 1, true)));
+  EXPECT_EQ(scheduleForMemory(program, false), identity(3));
+}
+
+TEST(ScheduleTest, OrderedOpsKeepTheirRelativeOrder) {
+  // g and h are ordered: h cannot move ahead of g, so the depth-first
+  // order is out of reach and the program stays as it is.
+  Program program = makeTwoBranches();
+  program.ops[1].ordered = true;
+  program.ops[2].ordered = true;
+  EXPECT_EQ(scheduleForMemory(program, false), identity(5));
+}
+
+TEST(ScheduleTest, OpsStayOnTheirSideOfTheBoundary) {
+  Program program = makeTwoBranches();
+  program.backwardBegin = 2;
+  EXPECT_EQ(scheduleForMemory(program, false), identity(5));
+
+  // With the boundary after h, f and h may still be paired up front.
+  program.backwardBegin = 3;
+  EXPECT_EQ(scheduleForMemory(program, false),
+            (std::vector<OpId>{0, 2, 1, 3, 4}));
+}
+
+TEST(ScheduleTest, ReorderRemapsDefinitionsAndTheBoundary) {
+  Program program = makeTwoBranches();
+  program.backwardBegin = 3;
+  std::vector<OpId> order = {1, 0, 2, 4, 3};
+  // Not a valid schedule (4 reads 3's result), but reorder only permutes.
+  Program result = reorder(program, order);
+  for (OpId position = 0; position < order.size(); ++position) {
+    EXPECT_EQ(result.ops[position].name, program.ops[order[position]].name);
+    EXPECT_EQ(result.ops[position].origin, position);
+    for (ValueId v : result.ops[position].results)
+      EXPECT_EQ(result.values[v].def, position);
+  }
+  EXPECT_EQ(result.backwardBegin, 3u);
+  EXPECT_EQ(result.inputs, program.inputs);
+}
+
+} // namespace
