@@ -8,7 +8,10 @@ target_link_libraries(Remat INTERFACE
   MLIRRemat
   RematRegistration
   RematSupport
-  ${REMAT_EXTRA_PUBLIC_LIBS}
+  RematAnalysis
+  RematPlanning
+  RematInterfaces
+  RematTransforms
 )
 target_include_directories(Remat INTERFACE
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>

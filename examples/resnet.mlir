@@ -1,4 +1,4 @@
-// Example: one training step of 3 residual blocks on a 2x8x8x8 NHWC feature map:
+// Example: one training step of 3 residual blocks on a 4x16x16x8 NHWC feature map:
 // conv2d 3x3 (pad 1, stride 1) + relu + conv2d + residual add + relu, per block.
 // Loss: sum of squares of the output.  Conv gradients are tosa.conv2d ops over
 // transposed / spatially reversed tensors (derivation in scripts/gen-examples.py).
@@ -10,7 +10,7 @@
 // Ops: 30 forward, 92 backward (constants and tosa.const_shape included).
 
 remat.graph @resnet_step(
-    %x: tensor<2x8x8x8xf32>,
+    %x: tensor<4x16x16x8xf32>,
     %w1_0: tensor<8x3x3x8xf32>,
     %b1_0: tensor<8xf32>,
     %w2_0: tensor<8x3x3x8xf32>,
@@ -39,32 +39,32 @@ remat.graph @resnet_step(
     tensor<8xf32>
   ) {
   %zp = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf32>}> : () -> tensor<1xf32>
-  %blk0_c1 = tosa.conv2d %x, %w1_0, %b1_0, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8x8xf32>
-  %blk0_c1n = remat.name "blk0.c1" %blk0_c1 : tensor<2x8x8x8xf32>
-  %blk0_h = tosa.clamp %blk0_c1n {max_val = 3.40282347e+38 : f32, min_val = 0.000000e+00 : f32} : (tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
-  %blk0_c2 = tosa.conv2d %blk0_h, %w2_0, %b2_0, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8x8xf32>
-  %blk0_s = tosa.add %blk0_c2, %x : (tensor<2x8x8x8xf32>, tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
-  %blk0_sn = remat.name "blk0.s" %blk0_s : tensor<2x8x8x8xf32>
-  %blk0_y = tosa.clamp %blk0_sn {max_val = 3.40282347e+38 : f32, min_val = 0.000000e+00 : f32} : (tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
-  %blk1_c1 = tosa.conv2d %blk0_y, %w1_1, %b1_1, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8x8xf32>
-  %blk1_c1n = remat.name "blk1.c1" %blk1_c1 : tensor<2x8x8x8xf32>
-  %blk1_h = tosa.clamp %blk1_c1n {max_val = 3.40282347e+38 : f32, min_val = 0.000000e+00 : f32} : (tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
-  %blk1_c2 = tosa.conv2d %blk1_h, %w2_1, %b2_1, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8x8xf32>
-  %blk1_s = tosa.add %blk1_c2, %blk0_y : (tensor<2x8x8x8xf32>, tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
-  %blk1_sn = remat.name "blk1.s" %blk1_s : tensor<2x8x8x8xf32>
-  %blk1_y = tosa.clamp %blk1_sn {max_val = 3.40282347e+38 : f32, min_val = 0.000000e+00 : f32} : (tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
-  %blk2_c1 = tosa.conv2d %blk1_y, %w1_2, %b1_2, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8x8xf32>
-  %blk2_c1n = remat.name "blk2.c1" %blk2_c1 : tensor<2x8x8x8xf32>
-  %blk2_h = tosa.clamp %blk2_c1n {max_val = 3.40282347e+38 : f32, min_val = 0.000000e+00 : f32} : (tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
-  %blk2_c2 = tosa.conv2d %blk2_h, %w2_2, %b2_2, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8x8xf32>
-  %blk2_s = tosa.add %blk2_c2, %blk1_y : (tensor<2x8x8x8xf32>, tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
-  %blk2_sn = remat.name "blk2.s" %blk2_s : tensor<2x8x8x8xf32>
-  %blk2_y = tosa.clamp %blk2_sn {max_val = 3.40282347e+38 : f32, min_val = 0.000000e+00 : f32} : (tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
+  %blk0_c1 = tosa.conv2d %x, %w1_0, %b1_0, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
+  %blk0_c1n = remat.name "blk0.c1" %blk0_c1 : tensor<4x16x16x8xf32>
+  %blk0_h = tosa.clamp %blk0_c1n {max_val = 3.40282347e+38 : f32, min_val = 0.000000e+00 : f32} : (tensor<4x16x16x8xf32>) -> tensor<4x16x16x8xf32>
+  %blk0_c2 = tosa.conv2d %blk0_h, %w2_0, %b2_0, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
+  %blk0_s = tosa.add %blk0_c2, %x : (tensor<4x16x16x8xf32>, tensor<4x16x16x8xf32>) -> tensor<4x16x16x8xf32>
+  %blk0_sn = remat.name "blk0.s" %blk0_s : tensor<4x16x16x8xf32>
+  %blk0_y = tosa.clamp %blk0_sn {max_val = 3.40282347e+38 : f32, min_val = 0.000000e+00 : f32} : (tensor<4x16x16x8xf32>) -> tensor<4x16x16x8xf32>
+  %blk1_c1 = tosa.conv2d %blk0_y, %w1_1, %b1_1, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
+  %blk1_c1n = remat.name "blk1.c1" %blk1_c1 : tensor<4x16x16x8xf32>
+  %blk1_h = tosa.clamp %blk1_c1n {max_val = 3.40282347e+38 : f32, min_val = 0.000000e+00 : f32} : (tensor<4x16x16x8xf32>) -> tensor<4x16x16x8xf32>
+  %blk1_c2 = tosa.conv2d %blk1_h, %w2_1, %b2_1, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
+  %blk1_s = tosa.add %blk1_c2, %blk0_y : (tensor<4x16x16x8xf32>, tensor<4x16x16x8xf32>) -> tensor<4x16x16x8xf32>
+  %blk1_sn = remat.name "blk1.s" %blk1_s : tensor<4x16x16x8xf32>
+  %blk1_y = tosa.clamp %blk1_sn {max_val = 3.40282347e+38 : f32, min_val = 0.000000e+00 : f32} : (tensor<4x16x16x8xf32>) -> tensor<4x16x16x8xf32>
+  %blk2_c1 = tosa.conv2d %blk1_y, %w1_2, %b1_2, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
+  %blk2_c1n = remat.name "blk2.c1" %blk2_c1 : tensor<4x16x16x8xf32>
+  %blk2_h = tosa.clamp %blk2_c1n {max_val = 3.40282347e+38 : f32, min_val = 0.000000e+00 : f32} : (tensor<4x16x16x8xf32>) -> tensor<4x16x16x8xf32>
+  %blk2_c2 = tosa.conv2d %blk2_h, %w2_2, %b2_2, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
+  %blk2_s = tosa.add %blk2_c2, %blk1_y : (tensor<4x16x16x8xf32>, tensor<4x16x16x8xf32>) -> tensor<4x16x16x8xf32>
+  %blk2_sn = remat.name "blk2.s" %blk2_s : tensor<4x16x16x8xf32>
+  %blk2_y = tosa.clamp %blk2_sn {max_val = 3.40282347e+38 : f32, min_val = 0.000000e+00 : f32} : (tensor<4x16x16x8xf32>) -> tensor<4x16x16x8xf32>
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  %sq = tosa.mul %blk2_y, %blk2_y, %shift : (tensor<2x8x8x8xf32>, tensor<2x8x8x8xf32>, tensor<1xi8>) -> tensor<2x8x8x8xf32>
-  %sqsum = tosa.reduce_sum %sq {axis = 0 : i32} : (tensor<2x8x8x8xf32>) -> tensor<1x8x8x8xf32>
-  %sqsum_1 = tosa.reduce_sum %sqsum {axis = 1 : i32} : (tensor<1x8x8x8xf32>) -> tensor<1x1x8x8xf32>
-  %sqsum_2 = tosa.reduce_sum %sqsum_1 {axis = 2 : i32} : (tensor<1x1x8x8xf32>) -> tensor<1x1x1x8xf32>
+  %sq = tosa.mul %blk2_y, %blk2_y, %shift : (tensor<4x16x16x8xf32>, tensor<4x16x16x8xf32>, tensor<1xi8>) -> tensor<4x16x16x8xf32>
+  %sqsum = tosa.reduce_sum %sq {axis = 0 : i32} : (tensor<4x16x16x8xf32>) -> tensor<1x16x16x8xf32>
+  %sqsum_1 = tosa.reduce_sum %sqsum {axis = 1 : i32} : (tensor<1x16x16x8xf32>) -> tensor<1x1x16x8xf32>
+  %sqsum_2 = tosa.reduce_sum %sqsum_1 {axis = 2 : i32} : (tensor<1x1x16x8xf32>) -> tensor<1x1x1x8xf32>
   %sqsum_3 = tosa.reduce_sum %sqsum_2 {axis = 3 : i32} : (tensor<1x1x1x8xf32>) -> tensor<1x1x1x1xf32>
   %shape_scalar = tosa.const_shape {values = dense<> : tensor<0xindex>} : () -> !tosa.shape<0>
   %loss = tosa.reshape %sqsum_3, %shape_scalar : (tensor<1x1x1x1xf32>, !tosa.shape<0>) -> tensor<f32>
@@ -74,95 +74,95 @@ remat.graph @resnet_step(
   %zero = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
   %zbias = "tosa.const"() <{values = dense<0.000000e+00> : tensor<8xf32>}> : () -> tensor<8xf32>
   %cst = "tosa.const"() <{values = dense<2.00000000e+00> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
-  %dout = tosa.mul %blk2_y, %cst, %shift : (tensor<2x8x8x8xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<2x8x8x8xf32>
-  %d2_smask = tosa.greater %blk2_sn, %zero : (tensor<2x8x8x8xf32>, tensor<1x1x1x1xf32>) -> tensor<2x8x8x8xi1>
-  %d2_s = tosa.select %d2_smask, %dout, %zero : (tensor<2x8x8x8xi1>, tensor<2x8x8x8xf32>, tensor<1x1x1x1xf32>) -> tensor<2x8x8x8xf32>
-  %d2_c2_b_sum = tosa.reduce_sum %d2_s {axis = 0 : i32} : (tensor<2x8x8x8xf32>) -> tensor<1x8x8x8xf32>
-  %d2_c2_b_sum_1 = tosa.reduce_sum %d2_c2_b_sum {axis = 1 : i32} : (tensor<1x8x8x8xf32>) -> tensor<1x1x8x8xf32>
-  %d2_c2_b_sum_2 = tosa.reduce_sum %d2_c2_b_sum_1 {axis = 2 : i32} : (tensor<1x1x8x8xf32>) -> tensor<1x1x1x8xf32>
+  %dout = tosa.mul %blk2_y, %cst, %shift : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<4x16x16x8xf32>
+  %d2_smask = tosa.greater %blk2_sn, %zero : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xi1>
+  %d2_s = tosa.select %d2_smask, %dout, %zero : (tensor<4x16x16x8xi1>, tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xf32>
+  %d2_c2_b_sum = tosa.reduce_sum %d2_s {axis = 0 : i32} : (tensor<4x16x16x8xf32>) -> tensor<1x16x16x8xf32>
+  %d2_c2_b_sum_1 = tosa.reduce_sum %d2_c2_b_sum {axis = 1 : i32} : (tensor<1x16x16x8xf32>) -> tensor<1x1x16x8xf32>
+  %d2_c2_b_sum_2 = tosa.reduce_sum %d2_c2_b_sum_1 {axis = 2 : i32} : (tensor<1x1x16x8xf32>) -> tensor<1x1x1x8xf32>
   %shape_8 = tosa.const_shape {values = dense<[8]> : tensor<1xindex>} : () -> !tosa.shape<1>
   %d2_c2_b = tosa.reshape %d2_c2_b_sum_2, %shape_8 : (tensor<1x1x1x8xf32>, !tosa.shape<1>) -> tensor<8xf32>
-  %d2_c2_in_t = tosa.transpose %blk2_h {perms = array<i32: 3, 1, 2, 0>} : (tensor<2x8x8x8xf32>) -> tensor<8x8x8x2xf32>
-  %d2_c2_out_t = tosa.transpose %d2_s {perms = array<i32: 3, 1, 2, 0>} : (tensor<2x8x8x8xf32>) -> tensor<8x8x8x2xf32>
-  %d2_c2_w_t = tosa.conv2d %d2_c2_in_t, %d2_c2_out_t, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<8x8x8x2xf32>, tensor<8x8x8x2xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x3x3x8xf32>
+  %d2_c2_in_t = tosa.transpose %blk2_h {perms = array<i32: 3, 1, 2, 0>} : (tensor<4x16x16x8xf32>) -> tensor<8x16x16x4xf32>
+  %d2_c2_out_t = tosa.transpose %d2_s {perms = array<i32: 3, 1, 2, 0>} : (tensor<4x16x16x8xf32>) -> tensor<8x16x16x4xf32>
+  %d2_c2_w_t = tosa.conv2d %d2_c2_in_t, %d2_c2_out_t, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<8x16x16x4xf32>, tensor<8x16x16x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x3x3x8xf32>
   %d2_c2_w = tosa.transpose %d2_c2_w_t {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d2_c2_wrev_h = tosa.reverse %w2_2 {axis = 1 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d2_c2_wrev = tosa.reverse %d2_c2_wrev_h {axis = 2 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d2_c2_wflip = tosa.transpose %d2_c2_wrev {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
-  %d2_c2_in = tosa.conv2d %d2_s, %d2_c2_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8x8xf32>
-  %d2_c1mask = tosa.greater %blk2_c1n, %zero : (tensor<2x8x8x8xf32>, tensor<1x1x1x1xf32>) -> tensor<2x8x8x8xi1>
-  %d2_c1 = tosa.select %d2_c1mask, %d2_c2_in, %zero : (tensor<2x8x8x8xi1>, tensor<2x8x8x8xf32>, tensor<1x1x1x1xf32>) -> tensor<2x8x8x8xf32>
-  %d2_c1_b_sum = tosa.reduce_sum %d2_c1 {axis = 0 : i32} : (tensor<2x8x8x8xf32>) -> tensor<1x8x8x8xf32>
-  %d2_c1_b_sum_1 = tosa.reduce_sum %d2_c1_b_sum {axis = 1 : i32} : (tensor<1x8x8x8xf32>) -> tensor<1x1x8x8xf32>
-  %d2_c1_b_sum_2 = tosa.reduce_sum %d2_c1_b_sum_1 {axis = 2 : i32} : (tensor<1x1x8x8xf32>) -> tensor<1x1x1x8xf32>
+  %d2_c2_in = tosa.conv2d %d2_s, %d2_c2_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
+  %d2_c1mask = tosa.greater %blk2_c1n, %zero : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xi1>
+  %d2_c1 = tosa.select %d2_c1mask, %d2_c2_in, %zero : (tensor<4x16x16x8xi1>, tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xf32>
+  %d2_c1_b_sum = tosa.reduce_sum %d2_c1 {axis = 0 : i32} : (tensor<4x16x16x8xf32>) -> tensor<1x16x16x8xf32>
+  %d2_c1_b_sum_1 = tosa.reduce_sum %d2_c1_b_sum {axis = 1 : i32} : (tensor<1x16x16x8xf32>) -> tensor<1x1x16x8xf32>
+  %d2_c1_b_sum_2 = tosa.reduce_sum %d2_c1_b_sum_1 {axis = 2 : i32} : (tensor<1x1x16x8xf32>) -> tensor<1x1x1x8xf32>
   %d2_c1_b = tosa.reshape %d2_c1_b_sum_2, %shape_8 : (tensor<1x1x1x8xf32>, !tosa.shape<1>) -> tensor<8xf32>
-  %d2_c1_in_t = tosa.transpose %blk1_y {perms = array<i32: 3, 1, 2, 0>} : (tensor<2x8x8x8xf32>) -> tensor<8x8x8x2xf32>
-  %d2_c1_out_t = tosa.transpose %d2_c1 {perms = array<i32: 3, 1, 2, 0>} : (tensor<2x8x8x8xf32>) -> tensor<8x8x8x2xf32>
-  %d2_c1_w_t = tosa.conv2d %d2_c1_in_t, %d2_c1_out_t, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<8x8x8x2xf32>, tensor<8x8x8x2xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x3x3x8xf32>
+  %d2_c1_in_t = tosa.transpose %blk1_y {perms = array<i32: 3, 1, 2, 0>} : (tensor<4x16x16x8xf32>) -> tensor<8x16x16x4xf32>
+  %d2_c1_out_t = tosa.transpose %d2_c1 {perms = array<i32: 3, 1, 2, 0>} : (tensor<4x16x16x8xf32>) -> tensor<8x16x16x4xf32>
+  %d2_c1_w_t = tosa.conv2d %d2_c1_in_t, %d2_c1_out_t, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<8x16x16x4xf32>, tensor<8x16x16x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x3x3x8xf32>
   %d2_c1_w = tosa.transpose %d2_c1_w_t {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d2_c1_wrev_h = tosa.reverse %w1_2 {axis = 1 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d2_c1_wrev = tosa.reverse %d2_c1_wrev_h {axis = 2 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d2_c1_wflip = tosa.transpose %d2_c1_wrev {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
-  %d2_c1_in = tosa.conv2d %d2_c1, %d2_c1_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8x8xf32>
-  %d2_x = tosa.add %d2_s, %d2_c1_in : (tensor<2x8x8x8xf32>, tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
-  %d1_smask = tosa.greater %blk1_sn, %zero : (tensor<2x8x8x8xf32>, tensor<1x1x1x1xf32>) -> tensor<2x8x8x8xi1>
-  %d1_s = tosa.select %d1_smask, %d2_x, %zero : (tensor<2x8x8x8xi1>, tensor<2x8x8x8xf32>, tensor<1x1x1x1xf32>) -> tensor<2x8x8x8xf32>
-  %d1_c2_b_sum = tosa.reduce_sum %d1_s {axis = 0 : i32} : (tensor<2x8x8x8xf32>) -> tensor<1x8x8x8xf32>
-  %d1_c2_b_sum_1 = tosa.reduce_sum %d1_c2_b_sum {axis = 1 : i32} : (tensor<1x8x8x8xf32>) -> tensor<1x1x8x8xf32>
-  %d1_c2_b_sum_2 = tosa.reduce_sum %d1_c2_b_sum_1 {axis = 2 : i32} : (tensor<1x1x8x8xf32>) -> tensor<1x1x1x8xf32>
+  %d2_c1_in = tosa.conv2d %d2_c1, %d2_c1_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
+  %d2_x = tosa.add %d2_s, %d2_c1_in : (tensor<4x16x16x8xf32>, tensor<4x16x16x8xf32>) -> tensor<4x16x16x8xf32>
+  %d1_smask = tosa.greater %blk1_sn, %zero : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xi1>
+  %d1_s = tosa.select %d1_smask, %d2_x, %zero : (tensor<4x16x16x8xi1>, tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xf32>
+  %d1_c2_b_sum = tosa.reduce_sum %d1_s {axis = 0 : i32} : (tensor<4x16x16x8xf32>) -> tensor<1x16x16x8xf32>
+  %d1_c2_b_sum_1 = tosa.reduce_sum %d1_c2_b_sum {axis = 1 : i32} : (tensor<1x16x16x8xf32>) -> tensor<1x1x16x8xf32>
+  %d1_c2_b_sum_2 = tosa.reduce_sum %d1_c2_b_sum_1 {axis = 2 : i32} : (tensor<1x1x16x8xf32>) -> tensor<1x1x1x8xf32>
   %d1_c2_b = tosa.reshape %d1_c2_b_sum_2, %shape_8 : (tensor<1x1x1x8xf32>, !tosa.shape<1>) -> tensor<8xf32>
-  %d1_c2_in_t = tosa.transpose %blk1_h {perms = array<i32: 3, 1, 2, 0>} : (tensor<2x8x8x8xf32>) -> tensor<8x8x8x2xf32>
-  %d1_c2_out_t = tosa.transpose %d1_s {perms = array<i32: 3, 1, 2, 0>} : (tensor<2x8x8x8xf32>) -> tensor<8x8x8x2xf32>
-  %d1_c2_w_t = tosa.conv2d %d1_c2_in_t, %d1_c2_out_t, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<8x8x8x2xf32>, tensor<8x8x8x2xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x3x3x8xf32>
+  %d1_c2_in_t = tosa.transpose %blk1_h {perms = array<i32: 3, 1, 2, 0>} : (tensor<4x16x16x8xf32>) -> tensor<8x16x16x4xf32>
+  %d1_c2_out_t = tosa.transpose %d1_s {perms = array<i32: 3, 1, 2, 0>} : (tensor<4x16x16x8xf32>) -> tensor<8x16x16x4xf32>
+  %d1_c2_w_t = tosa.conv2d %d1_c2_in_t, %d1_c2_out_t, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<8x16x16x4xf32>, tensor<8x16x16x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x3x3x8xf32>
   %d1_c2_w = tosa.transpose %d1_c2_w_t {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d1_c2_wrev_h = tosa.reverse %w2_1 {axis = 1 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d1_c2_wrev = tosa.reverse %d1_c2_wrev_h {axis = 2 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d1_c2_wflip = tosa.transpose %d1_c2_wrev {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
-  %d1_c2_in = tosa.conv2d %d1_s, %d1_c2_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8x8xf32>
-  %d1_c1mask = tosa.greater %blk1_c1n, %zero : (tensor<2x8x8x8xf32>, tensor<1x1x1x1xf32>) -> tensor<2x8x8x8xi1>
-  %d1_c1 = tosa.select %d1_c1mask, %d1_c2_in, %zero : (tensor<2x8x8x8xi1>, tensor<2x8x8x8xf32>, tensor<1x1x1x1xf32>) -> tensor<2x8x8x8xf32>
-  %d1_c1_b_sum = tosa.reduce_sum %d1_c1 {axis = 0 : i32} : (tensor<2x8x8x8xf32>) -> tensor<1x8x8x8xf32>
-  %d1_c1_b_sum_1 = tosa.reduce_sum %d1_c1_b_sum {axis = 1 : i32} : (tensor<1x8x8x8xf32>) -> tensor<1x1x8x8xf32>
-  %d1_c1_b_sum_2 = tosa.reduce_sum %d1_c1_b_sum_1 {axis = 2 : i32} : (tensor<1x1x8x8xf32>) -> tensor<1x1x1x8xf32>
+  %d1_c2_in = tosa.conv2d %d1_s, %d1_c2_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
+  %d1_c1mask = tosa.greater %blk1_c1n, %zero : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xi1>
+  %d1_c1 = tosa.select %d1_c1mask, %d1_c2_in, %zero : (tensor<4x16x16x8xi1>, tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xf32>
+  %d1_c1_b_sum = tosa.reduce_sum %d1_c1 {axis = 0 : i32} : (tensor<4x16x16x8xf32>) -> tensor<1x16x16x8xf32>
+  %d1_c1_b_sum_1 = tosa.reduce_sum %d1_c1_b_sum {axis = 1 : i32} : (tensor<1x16x16x8xf32>) -> tensor<1x1x16x8xf32>
+  %d1_c1_b_sum_2 = tosa.reduce_sum %d1_c1_b_sum_1 {axis = 2 : i32} : (tensor<1x1x16x8xf32>) -> tensor<1x1x1x8xf32>
   %d1_c1_b = tosa.reshape %d1_c1_b_sum_2, %shape_8 : (tensor<1x1x1x8xf32>, !tosa.shape<1>) -> tensor<8xf32>
-  %d1_c1_in_t = tosa.transpose %blk0_y {perms = array<i32: 3, 1, 2, 0>} : (tensor<2x8x8x8xf32>) -> tensor<8x8x8x2xf32>
-  %d1_c1_out_t = tosa.transpose %d1_c1 {perms = array<i32: 3, 1, 2, 0>} : (tensor<2x8x8x8xf32>) -> tensor<8x8x8x2xf32>
-  %d1_c1_w_t = tosa.conv2d %d1_c1_in_t, %d1_c1_out_t, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<8x8x8x2xf32>, tensor<8x8x8x2xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x3x3x8xf32>
+  %d1_c1_in_t = tosa.transpose %blk0_y {perms = array<i32: 3, 1, 2, 0>} : (tensor<4x16x16x8xf32>) -> tensor<8x16x16x4xf32>
+  %d1_c1_out_t = tosa.transpose %d1_c1 {perms = array<i32: 3, 1, 2, 0>} : (tensor<4x16x16x8xf32>) -> tensor<8x16x16x4xf32>
+  %d1_c1_w_t = tosa.conv2d %d1_c1_in_t, %d1_c1_out_t, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<8x16x16x4xf32>, tensor<8x16x16x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x3x3x8xf32>
   %d1_c1_w = tosa.transpose %d1_c1_w_t {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d1_c1_wrev_h = tosa.reverse %w1_1 {axis = 1 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d1_c1_wrev = tosa.reverse %d1_c1_wrev_h {axis = 2 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d1_c1_wflip = tosa.transpose %d1_c1_wrev {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
-  %d1_c1_in = tosa.conv2d %d1_c1, %d1_c1_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8x8xf32>
-  %d1_x = tosa.add %d1_s, %d1_c1_in : (tensor<2x8x8x8xf32>, tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
-  %d0_smask = tosa.greater %blk0_sn, %zero : (tensor<2x8x8x8xf32>, tensor<1x1x1x1xf32>) -> tensor<2x8x8x8xi1>
-  %d0_s = tosa.select %d0_smask, %d1_x, %zero : (tensor<2x8x8x8xi1>, tensor<2x8x8x8xf32>, tensor<1x1x1x1xf32>) -> tensor<2x8x8x8xf32>
-  %d0_c2_b_sum = tosa.reduce_sum %d0_s {axis = 0 : i32} : (tensor<2x8x8x8xf32>) -> tensor<1x8x8x8xf32>
-  %d0_c2_b_sum_1 = tosa.reduce_sum %d0_c2_b_sum {axis = 1 : i32} : (tensor<1x8x8x8xf32>) -> tensor<1x1x8x8xf32>
-  %d0_c2_b_sum_2 = tosa.reduce_sum %d0_c2_b_sum_1 {axis = 2 : i32} : (tensor<1x1x8x8xf32>) -> tensor<1x1x1x8xf32>
+  %d1_c1_in = tosa.conv2d %d1_c1, %d1_c1_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
+  %d1_x = tosa.add %d1_s, %d1_c1_in : (tensor<4x16x16x8xf32>, tensor<4x16x16x8xf32>) -> tensor<4x16x16x8xf32>
+  %d0_smask = tosa.greater %blk0_sn, %zero : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xi1>
+  %d0_s = tosa.select %d0_smask, %d1_x, %zero : (tensor<4x16x16x8xi1>, tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xf32>
+  %d0_c2_b_sum = tosa.reduce_sum %d0_s {axis = 0 : i32} : (tensor<4x16x16x8xf32>) -> tensor<1x16x16x8xf32>
+  %d0_c2_b_sum_1 = tosa.reduce_sum %d0_c2_b_sum {axis = 1 : i32} : (tensor<1x16x16x8xf32>) -> tensor<1x1x16x8xf32>
+  %d0_c2_b_sum_2 = tosa.reduce_sum %d0_c2_b_sum_1 {axis = 2 : i32} : (tensor<1x1x16x8xf32>) -> tensor<1x1x1x8xf32>
   %d0_c2_b = tosa.reshape %d0_c2_b_sum_2, %shape_8 : (tensor<1x1x1x8xf32>, !tosa.shape<1>) -> tensor<8xf32>
-  %d0_c2_in_t = tosa.transpose %blk0_h {perms = array<i32: 3, 1, 2, 0>} : (tensor<2x8x8x8xf32>) -> tensor<8x8x8x2xf32>
-  %d0_c2_out_t = tosa.transpose %d0_s {perms = array<i32: 3, 1, 2, 0>} : (tensor<2x8x8x8xf32>) -> tensor<8x8x8x2xf32>
-  %d0_c2_w_t = tosa.conv2d %d0_c2_in_t, %d0_c2_out_t, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<8x8x8x2xf32>, tensor<8x8x8x2xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x3x3x8xf32>
+  %d0_c2_in_t = tosa.transpose %blk0_h {perms = array<i32: 3, 1, 2, 0>} : (tensor<4x16x16x8xf32>) -> tensor<8x16x16x4xf32>
+  %d0_c2_out_t = tosa.transpose %d0_s {perms = array<i32: 3, 1, 2, 0>} : (tensor<4x16x16x8xf32>) -> tensor<8x16x16x4xf32>
+  %d0_c2_w_t = tosa.conv2d %d0_c2_in_t, %d0_c2_out_t, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<8x16x16x4xf32>, tensor<8x16x16x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x3x3x8xf32>
   %d0_c2_w = tosa.transpose %d0_c2_w_t {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d0_c2_wrev_h = tosa.reverse %w2_0 {axis = 1 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d0_c2_wrev = tosa.reverse %d0_c2_wrev_h {axis = 2 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d0_c2_wflip = tosa.transpose %d0_c2_wrev {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
-  %d0_c2_in = tosa.conv2d %d0_s, %d0_c2_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8x8xf32>
-  %d0_c1mask = tosa.greater %blk0_c1n, %zero : (tensor<2x8x8x8xf32>, tensor<1x1x1x1xf32>) -> tensor<2x8x8x8xi1>
-  %d0_c1 = tosa.select %d0_c1mask, %d0_c2_in, %zero : (tensor<2x8x8x8xi1>, tensor<2x8x8x8xf32>, tensor<1x1x1x1xf32>) -> tensor<2x8x8x8xf32>
-  %d0_c1_b_sum = tosa.reduce_sum %d0_c1 {axis = 0 : i32} : (tensor<2x8x8x8xf32>) -> tensor<1x8x8x8xf32>
-  %d0_c1_b_sum_1 = tosa.reduce_sum %d0_c1_b_sum {axis = 1 : i32} : (tensor<1x8x8x8xf32>) -> tensor<1x1x8x8xf32>
-  %d0_c1_b_sum_2 = tosa.reduce_sum %d0_c1_b_sum_1 {axis = 2 : i32} : (tensor<1x1x8x8xf32>) -> tensor<1x1x1x8xf32>
+  %d0_c2_in = tosa.conv2d %d0_s, %d0_c2_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
+  %d0_c1mask = tosa.greater %blk0_c1n, %zero : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xi1>
+  %d0_c1 = tosa.select %d0_c1mask, %d0_c2_in, %zero : (tensor<4x16x16x8xi1>, tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xf32>
+  %d0_c1_b_sum = tosa.reduce_sum %d0_c1 {axis = 0 : i32} : (tensor<4x16x16x8xf32>) -> tensor<1x16x16x8xf32>
+  %d0_c1_b_sum_1 = tosa.reduce_sum %d0_c1_b_sum {axis = 1 : i32} : (tensor<1x16x16x8xf32>) -> tensor<1x1x16x8xf32>
+  %d0_c1_b_sum_2 = tosa.reduce_sum %d0_c1_b_sum_1 {axis = 2 : i32} : (tensor<1x1x16x8xf32>) -> tensor<1x1x1x8xf32>
   %d0_c1_b = tosa.reshape %d0_c1_b_sum_2, %shape_8 : (tensor<1x1x1x8xf32>, !tosa.shape<1>) -> tensor<8xf32>
-  %d0_c1_in_t = tosa.transpose %x {perms = array<i32: 3, 1, 2, 0>} : (tensor<2x8x8x8xf32>) -> tensor<8x8x8x2xf32>
-  %d0_c1_out_t = tosa.transpose %d0_c1 {perms = array<i32: 3, 1, 2, 0>} : (tensor<2x8x8x8xf32>) -> tensor<8x8x8x2xf32>
-  %d0_c1_w_t = tosa.conv2d %d0_c1_in_t, %d0_c1_out_t, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<8x8x8x2xf32>, tensor<8x8x8x2xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x3x3x8xf32>
+  %d0_c1_in_t = tosa.transpose %x {perms = array<i32: 3, 1, 2, 0>} : (tensor<4x16x16x8xf32>) -> tensor<8x16x16x4xf32>
+  %d0_c1_out_t = tosa.transpose %d0_c1 {perms = array<i32: 3, 1, 2, 0>} : (tensor<4x16x16x8xf32>) -> tensor<8x16x16x4xf32>
+  %d0_c1_w_t = tosa.conv2d %d0_c1_in_t, %d0_c1_out_t, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<8x16x16x4xf32>, tensor<8x16x16x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x3x3x8xf32>
   %d0_c1_w = tosa.transpose %d0_c1_w_t {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d0_c1_wrev_h = tosa.reverse %w1_0 {axis = 1 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d0_c1_wrev = tosa.reverse %d0_c1_wrev_h {axis = 2 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d0_c1_wflip = tosa.transpose %d0_c1_wrev {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
-  %d0_c1_in = tosa.conv2d %d0_c1, %d0_c1_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8x8xf32>
-  %d0_x = tosa.add %d0_s, %d0_c1_in : (tensor<2x8x8x8xf32>, tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
+  %d0_c1_in = tosa.conv2d %d0_c1, %d0_c1_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
+  %d0_x = tosa.add %d0_s, %d0_c1_in : (tensor<4x16x16x8xf32>, tensor<4x16x16x8xf32>) -> tensor<4x16x16x8xf32>
 
   remat.return %loss, %d0_c1_w, %d0_c1_b, %d0_c2_w, %d0_c2_b, %d1_c1_w, %d1_c1_b, %d1_c2_w, %d1_c2_b, %d2_c1_w, %d2_c1_b, %d2_c2_w, %d2_c2_b : tensor<f32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>
 }

@@ -572,12 +572,12 @@ def verify(g, params, scale, seed=1, eps=1e-5):
 
 
 # ----------------------------------------------------------------------------
-# Example 1: 4-layer MLP, MSE loss
+# Example 1: 6-layer MLP, MSE loss
 # ----------------------------------------------------------------------------
 
 
 def build_mlp():
-    """x[16x64] -> 128 -> 128 -> 128 -> 10, relu between layers, MSE loss.
+    """x[1024x64] -> 5 x 128 -> 10, relu between layers, MSE loss.
 
     Forward (rank-3 with a unit batch dim, since tosa.matmul is rank 3):
       h0 = x;  z_l = h_{l-1} W_l + b_l;  h_l = relu(z_l) (l = 1..3);  y = z_4
@@ -587,13 +587,14 @@ def build_mlp():
       dz_4 = dL/dy;  dz_l = dh_l * [z_l > 0]          (relu'(0) taken as 0)
       dW_l = h_{l-1}^T dz_l;  db_l = sum_rows(dz_l);  dh_{l-1} = dz_l W_l^T
     """
-    B, widths, C = 16, [64, 128, 128, 128], 10
+    B, widths, C = 1024, [64] + [128] * 5, 10
+    L = len(widths)
     dims = widths + [C]
     g = Graph("mlp_step")
     x = g.arg("x", (B, dims[0]))
     t = g.arg("target", (B, C))
     W, b, params = [], [], []
-    for l in range(4):
+    for l in range(L):
         W.append(g.arg("w%d" % (l + 1), (dims[l], dims[l + 1])))
         b.append(g.arg("b%d" % (l + 1), (dims[l + 1],)))
         params += [W[-1].name, b[-1].name]
@@ -601,18 +602,18 @@ def build_mlp():
     # ---- forward
     h = g.reshape(x, (1, B, dims[0]), "x3")
     t3 = g.reshape(t, (1, B, C), "target3")
-    W3 = [g.reshape(W[l], (1, dims[l], dims[l + 1]), "w%d_3" % (l + 1)) for l in range(4)]
-    b3 = [g.reshape(b[l], (1, 1, dims[l + 1]), "b%d_3" % (l + 1)) for l in range(4)]
+    W3 = [g.reshape(W[l], (1, dims[l], dims[l + 1]), "w%d_3" % (l + 1)) for l in range(L)]
+    b3 = [g.reshape(b[l], (1, 1, dims[l + 1]), "b%d_3" % (l + 1)) for l in range(L)]
     hs, zs = [h], []
-    for l in range(4):
+    for l in range(L):
         mm = g.matmul(h, W3[l], "mm%d" % (l + 1))
         z = g.add(mm, b3[l], "z%d" % (l + 1))
         z = g.tag(z, "z%d" % (l + 1))      # pre-activation
         zs.append(z)
-        if l < 3:
+        if l < L - 1:
             h = g.relu(z, "h%d" % (l + 1))
             hs.append(h)
-    y = zs[3]
+    y = zs[L - 1]
     d = g.sub(y, t3, "diff")
     sq = g.mul(d, d, "sq")
     inv_n = 1.0 / (B * C)
@@ -621,10 +622,10 @@ def build_mlp():
     g.backward()
     # ---- backward
     dz = g.scale(d, 2.0 * inv_n, "dy")                      # dL/dy = 2 d / (B*C)
-    grads = [None] * 8
+    grads = [None] * (2 * L)
     zero = g.splat(0.0, (1, 1, 1), "zero")
-    for l in range(3, -1, -1):
-        if l < 3:
+    for l in range(L - 1, -1, -1):
+        if l < L - 1:
             # dz_l = dh_l * relu'(z_l)
             mask = g.greater(zs[l], zero, "mask%d" % (l + 1))
             dz = g.select(mask, dh, zero, "dz%d" % (l + 1))
@@ -637,21 +638,22 @@ def build_mlp():
             dh = g.matmul(dz, g.mT(W3[l], "w%dT" % (l + 1)), "dh%d" % l)   # dz_l W_l^T
     g.ret([loss] + grads)
     header = [
-        "Example: one training step of a 4-layer MLP (batch 16, widths 64->128->128->128->10),",
+        "Example: one training step of a %d-layer MLP (batch %d, widths %s),"
+        % (L, B, "->".join(str(w) for w in dims)),
         "relu activations, mean-squared-error loss against %target.",
-        "Results: the loss, then the gradient of every parameter (w1, b1, ..., w4, b4).",
-        "Pre-activations are tagged z1..z4 with remat.name.",
+        "Results: the loss, then the gradient of every parameter (w1, b1, ..., w%d, b%d)." % (L, L),
+        "Pre-activations are tagged z1..z%d with remat.name." % L,
     ]
     return g, params, header, {}
 
 
 # ----------------------------------------------------------------------------
-# Example 2: 2 transformer blocks
+# Example 2: 4 transformer blocks
 # ----------------------------------------------------------------------------
 
 
 def build_transformer():
-    """Two blocks, seq S=16, d_model D=32, H=2 heads (head dim 16), FFN F=64.
+    """Four blocks, seq S=128, d_model D=32, H=2 heads (head dim 16), FFN F=64.
 
     Block forward (x: 1xSxD):
       q = x Wq, k = x Wk, v = x Wv                              (1xSxD)
@@ -674,7 +676,8 @@ def build_transformer():
       dq/dk/dv = merge heads of dqh/dkh/dvh (inverse of the split)
       dWq = x^T dq (same for k, v);  dx = dx1 + dq Wq^T + dk Wk^T + dv Wv^T
     """
-    S, D, H, F = 16, 32, 2, 64
+    S, D, H, F = 128, 32, 2, 64
+    NUM_BLOCKS = 4
     E = D // H
     c = 1.0 / math.sqrt(E)
     g = Graph("transformer_step")
@@ -684,7 +687,7 @@ def build_transformer():
               "w1": (D, F), "b1": (F,), "w2": (F, D), "b2": (D,)}
     P = []
     params = []
-    for blk in range(2):
+    for blk in range(NUM_BLOCKS):
         P.append({})
         for n in names:
             a = g.arg("%s_%d" % (n, blk), shapes[n])
@@ -703,7 +706,7 @@ def build_transformer():
     h = g.reshape(x, (1, S, D), "x3")
     saved = []
     P3 = []
-    for blk in range(2):
+    for blk in range(NUM_BLOCKS):
         p = P[blk]
         q3 = {}
         for n in ("wq", "wk", "wv", "wo", "w1", "w2"):
@@ -741,7 +744,7 @@ def build_transformer():
     one = g.splat(1.0, (1, 1, 1), "one")
     dx2 = g.scale(h, 2.0, "dout")                             # d sum(y^2) / dy = 2y
     grads = {}
-    for blk in (1, 0):
+    for blk in reversed(range(NUM_BLOCKS)):
         sv, q3 = saved[blk], P3[blk]
         pre = "d%d_" % blk
         # FFN
@@ -779,7 +782,7 @@ def build_transformer():
         dx2 = dx
     g.ret([loss] + [grads[p] for p in params])
     header = [
-        "Example: one training step of a stack of 2 transformer blocks (seq 16, d_model 32,",
+        "Example: one training step of a stack of 4 transformer blocks (seq 128, d_model 32,",
         "2 heads of 16, FFN 64 with tanh, residual adds, no layernorm); softmax is written",
         "out as exp / reduce_sum / reciprocal / mul.  Loss: sum of squares of the output.",
         "Results: the loss, then the gradient of every parameter, in argument order.",
@@ -794,7 +797,7 @@ def build_transformer():
 
 
 def build_resnet():
-    """x: NxHxWxC = 2x8x8x8 (NHWC), conv weights OHWI 8x3x3x8, pad 1, stride 1.
+    """x: NxHxWxC = 4x16x16x8 (NHWC), conv weights OHWI 8x3x3x8, pad 1, stride 1.
 
     Block forward:
       c1 = conv(x, W1) + b1;  h = relu(c1);  c2 = conv(h, W2) + b2
@@ -815,7 +818,7 @@ def build_resnet():
       ds = dy * [s > 0];  dc2 = ds;  dh = conv_input_grad(dc2, W2)
       dc1 = dh * [c1 > 0];  dx = ds + conv_input_grad(dc1, W1)
     """
-    N, Hs, Ws, C = 2, 8, 8, 8
+    N, Hs, Ws, C = 4, 16, 16, 8
     K = 3
     g = Graph("resnet_step")
     x = g.arg("x", (N, Hs, Ws, C))
@@ -876,7 +879,7 @@ def build_resnet():
         grads["w2_%d" % blk], grads["b2_%d" % blk] = dW2, db2
     g.ret([loss] + [grads[p] for p in params])
     header = [
-        "Example: one training step of 3 residual blocks on a 2x8x8x8 NHWC feature map:",
+        "Example: one training step of 3 residual blocks on a 4x16x16x8 NHWC feature map:",
         "conv2d 3x3 (pad 1, stride 1) + relu + conv2d + residual add + relu, per block.",
         "Loss: sum of squares of the output.  Conv gradients are tosa.conv2d ops over",
         "transposed / spatially reversed tensors (derivation in scripts/gen-examples.py).",

@@ -2,13 +2,16 @@
 //
 // The greedy solver works in two stages:
 //
-//  1. Checkpoint policies: forward results of `mustRecompute` ops that the
-//     backward part reads are recomputed in front of their first backward use.
+//  1. Checkpoint policies: forward results of `mustRecompute` ops (and views
+//     of them) that the backward part reads are recomputed in front of their
+//     first backward use.
 //  2. Budget: while the peak is too high, look at the op where it occurs and
 //     recompute one of the buffers that is only waiting there for a later use.
 //     Each step recomputes the buffer with the best bytes saved per flop,
 //     right before its next use, and is kept only if the peak (or the number
-//     of ops at the peak) went down.
+//     of ops at the peak) went down. When that next use is itself a chain op
+//     of an earlier recomputation, the new one is placed ahead of that
+//     recomputation's group, so that the chain reads the new copy.
 //
 // Every decision is judged on the materialized program, so what the solver
 // reports is exactly what computeMemoryProfile(materialize(...)) says.
@@ -24,7 +27,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
-#include <algorithm>
 
 using namespace remat;
 
@@ -55,8 +57,17 @@ struct Chain {
   uint64_t extendedBytes = 0;
 };
 
+/// Where a new recomputation goes: in front of original op `before`, after
+/// the groups already there (the copy serves `before` and later ops), or
+/// ahead of them (the copy serves their chains too).
+struct Placement {
+  OpId before = kNone;
+  bool ahead = false;
+};
+
 struct Candidate {
   Recompute recompute;
+  bool ahead = false;
   /// Bytes freed at the peak op.
   uint64_t bytes = 0;
   /// `bytes` minus the buffers the chain keeps alive through the peak.
@@ -97,17 +108,17 @@ private:
   /// Stage 2.
   void reducePeak(Plan &plan) const;
   std::vector<Candidate> candidatesAtPeak(const Snapshot &snapshot) const;
-  /// The ops to re-execute to recompute `value` in front of original op
-  /// `before`. Extension costs count only through `peakOp` (kNone: none).
-  Chain buildChain(ValueId value, OpId before, const Snapshot &snapshot,
+  /// The ops to re-execute to recompute `value` at `placement`. Extension
+  /// costs count only through `peakOp` (kNone: none).
+  Chain buildChain(ValueId value, Placement placement, const Snapshot &snapshot,
                    OpId peakOp) const;
 
   /// The program with every op and value its own origin, so that origins in
   /// materialized programs are ids of `base`.
   Program base;
   const SolverOptions &options;
-  /// Forward results of mustRecompute ops, which must not stay live into the
-  /// backward part.
+  /// Forward results of mustRecompute ops, and forward views of them, which
+  /// must not stay live into the backward part.
   std::vector<bool> notSaveable;
 };
 
@@ -122,10 +133,17 @@ GreedyPlanner::GreedyPlanner(const Program &program,
   notSaveable.assign(base.values.size(), false);
   if (base.backwardBegin == kNone)
     return;
-  for (OpId op = 0; op < base.backwardBegin && op < base.ops.size(); ++op)
-    if (base.ops[op].mustRecompute && canRecompute(op))
-      for (ValueId result : base.ops[op].results)
-        notSaveable[result] = true;
+  for (OpId op = 0; op < base.backwardBegin && op < base.ops.size(); ++op) {
+    for (ValueId result : base.ops[op].results) {
+      // A view would keep the buffer alive just the same: it is recomputed
+      // too when it can be.
+      ValueId root = base.rootOf(result);
+      OpId owner = root == result ? op : base.values[root].def;
+      notSaveable[result] = owner != kNone && owner < base.backwardBegin &&
+                            base.ops[owner].mustRecompute &&
+                            canRecompute(owner) && canRecompute(op);
+    }
+  }
 }
 
 Snapshot GreedyPlanner::snapshot(const Plan &plan) const {
@@ -133,8 +151,8 @@ Snapshot GreedyPlanner::snapshot(const Plan &plan) const {
   snapshot.program = materialize(base, plan, snapshot.map);
   snapshot.profile =
       computeMemoryProfile(snapshot.program, options.countInputs);
-  snapshot.peakCount = llvm::count(snapshot.profile.liveBytes,
-                                   snapshot.profile.peakBytes);
+  snapshot.peakCount =
+      llvm::count(snapshot.profile.liveBytes, snapshot.profile.peakBytes);
   for (unsigned k = 0; k < plan.recomputes.size(); ++k) {
     const Recompute &recompute = plan.recomputes[k];
     snapshot.copies[recompute.value].push_back(
@@ -143,12 +161,14 @@ Snapshot GreedyPlanner::snapshot(const Plan &plan) const {
   return snapshot;
 }
 
-Chain GreedyPlanner::buildChain(ValueId value, OpId before,
-                                const Snapshot &snapshot,
-                                OpId peakOp) const {
-  // The new group goes right in front of `before`, after any group already
-  // there, so it reads the versions those groups made.
-  OpId insertAt = snapshot.map.opIndex[before];
+Chain GreedyPlanner::buildChain(ValueId value, Placement placement,
+                                const Snapshot &snapshot, OpId peakOp) const {
+  OpId before = placement.before;
+  // The groups already in front of `before` sit just after the previous
+  // original op.
+  OpId insertAt = !placement.ahead ? snapshot.map.opIndex[before]
+                  : before == 0    ? 0
+                                   : snapshot.map.opIndex[before - 1] + 1;
   auto currentVersion = [&](ValueId v) {
     ValueId version = v;
     OpId versionBefore = 0;
@@ -156,15 +176,16 @@ Chain GreedyPlanner::buildChain(ValueId value, OpId before,
     if (it == snapshot.copies.end())
       return version;
     for (auto [copyBefore, copy] : it->second) {
-      if (copyBefore <= before && (version == v || copyBefore >= versionBefore)) {
+      bool placed =
+          placement.ahead ? copyBefore < before : copyBefore <= before;
+      if (placed && (version == v || copyBefore >= versionBefore)) {
         version = copy;
         versionBefore = copyBefore;
       }
     }
     return version;
   };
-  bool inBackward =
-      base.backwardBegin != kNone && before >= base.backwardBegin;
+  bool inBackward = base.backwardBegin != kNone && before >= base.backwardBegin;
 
   Chain chain;
   chain.ops.push_back(base.values[value].def);
@@ -181,7 +202,8 @@ Chain GreedyPlanner::buildChain(ValueId value, OpId before,
         continue;
       const LiveRange &range = snapshot.profile.ranges[root];
       bool live = range.end != kNone && range.end >= insertAt;
-      bool keepable = !(inBackward && version == operand && notSaveable[operand]);
+      bool keepable =
+          !(inBackward && version == operand && notSaveable[operand]);
       if (live && keepable)
         continue;
       if (canRecompute(def) && chain.ops.size() < kMaxChainOps) {
@@ -218,7 +240,7 @@ void GreedyPlanner::recomputeNotSaveable(Plan &plan) const {
       OpId before = firstBackwardUse[result];
       if (!notSaveable[result] || before == kNone)
         continue;
-      Chain chain = buildChain(result, before, snapshot(plan), kNone);
+      Chain chain = buildChain(result, {before}, snapshot(plan), kNone);
       plan.recomputes.push_back({result, before, std::move(chain.ops)});
     }
   }
@@ -253,16 +275,22 @@ GreedyPlanner::candidatesAtPeak(const Snapshot &snapshot) const {
     ValueId value = info.origin;
     if (!canRecompute(base.values[value].def))
       continue;
-    // Only original ops can host a recomputation.
     OpId use = nextUse[live];
-    if (use == kNone || snapshot.map.isCopy[use])
+    if (use == kNone)
       continue;
-    OpId before = program.ops[use].origin;
-    Chain chain = buildChain(value, before, snapshot, peakOp);
+    // A chain op reads `live` next: go ahead of the groups in front of the
+    // original op that hosts that chain.
+    Placement placement;
+    placement.ahead = snapshot.map.isCopy[use];
+    while (snapshot.map.isCopy[use])
+      ++use;
+    placement.before = program.ops[use].origin;
+    Chain chain = buildChain(value, placement, snapshot, peakOp);
     if (chain.extendedBytes >= info.bytes)
       continue;
     Candidate candidate;
-    candidate.recompute = {value, before, std::move(chain.ops)};
+    candidate.recompute = {value, placement.before, std::move(chain.ops)};
+    candidate.ahead = placement.ahead;
     candidate.bytes = info.bytes;
     candidate.benefit = info.bytes - chain.extendedBytes;
     candidate.flops = chain.flops;
@@ -287,9 +315,9 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
   };
 
   Snapshot current = snapshot(plan);
-  // Plan length when the peak last went down: later steps that only removed
+  // The plan when the peak last went down: later steps that only removed
   // equal peaks without lowering it are dropped at the end.
-  size_t bestLength = plan.recomputes.size();
+  Plan best = plan;
   // Every try materializes the program once; this bounds the total work.
   unsigned triesLeft = 4 * base.ops.size() + 64;
   while (wantsLower(current) && triesLeft > 0) {
@@ -298,21 +326,27 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
       if (triesLeft == 0)
         break;
       --triesLeft;
-      plan.recomputes.push_back(std::move(candidate.recompute));
+      // Plan order is emission order in front of the same op.
+      auto position = plan.recomputes.end();
+      if (candidate.ahead)
+        position = llvm::find_if(plan.recomputes, [&](const Recompute &r) {
+          return r.before == candidate.recompute.before;
+        });
+      position = plan.recomputes.insert(position, candidate.recompute);
       Snapshot next = snapshot(plan);
       if (improves(next, current)) {
         if (next.profile.peakBytes < current.profile.peakBytes)
-          bestLength = plan.recomputes.size();
+          best = plan;
         current = std::move(next);
         accepted = true;
         break;
       }
-      plan.recomputes.pop_back();
+      plan.recomputes.erase(position);
     }
     if (!accepted)
       break;
   }
-  plan.recomputes.resize(bestLength);
+  plan = std::move(best);
 }
 
 Plan GreedyPlanner::run() const {

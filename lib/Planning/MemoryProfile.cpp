@@ -8,7 +8,7 @@
 
 #include "remat/Planning/MemoryProfile.h"
 
-#include <algorithm>
+#include "llvm/ADT/STLExtras.h"
 
 using namespace remat;
 
@@ -104,8 +104,10 @@ std::vector<ValueId> MemoryProfile::liveAt(const Program &program,
     if (info.aliasOf == kNone && info.bytes > 0 && contains(ranges[v], op))
       live.push_back(v);
   }
-  std::stable_sort(live.begin(), live.end(), [&](ValueId a, ValueId b) {
-    return program.values[a].bytes > program.values[b].bytes;
+  llvm::sort(live, [&](ValueId a, ValueId b) {
+    uint64_t bytesA = program.values[a].bytes;
+    uint64_t bytesB = program.values[b].bytes;
+    return bytesA != bytesB ? bytesA > bytesB : a < b;
   });
   return live;
 }

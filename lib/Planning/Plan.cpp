@@ -8,6 +8,7 @@
 
 #include "remat/Planning/Plan.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -30,9 +31,28 @@ OpId opOrigin(const Program &program, OpId op) {
   return origin == kNone ? op : origin;
 }
 
-/// Returns what is wrong with one recomputation, or an empty string.
-std::string checkRecompute(const Program &program,
-                           const Recompute &recompute) {
+/// Whether a recomputation placed after the `index`th one in front of the
+/// same op re-executes an op that reads `value`: the copy then serves that
+/// chain even if the op itself does not read it.
+bool feedsLaterGroup(const Program &program, const Plan &plan, unsigned index) {
+  const Recompute &recompute = plan.recomputes[index];
+  return llvm::any_of(
+      llvm::ArrayRef<Recompute>(plan.recomputes).drop_front(index + 1),
+      [&](const Recompute &later) {
+        return later.before == recompute.before &&
+               llvm::any_of(later.chain, [&](OpId op) {
+                 return op < program.ops.size() &&
+                        llvm::is_contained(program.ops[op].operands,
+                                           recompute.value);
+               });
+      });
+}
+
+/// Returns what is wrong with the `index`th recomputation, or an empty
+/// string.
+std::string checkRecompute(const Program &program, const Plan &plan,
+                           unsigned index) {
+  const Recompute &recompute = plan.recomputes[index];
   std::string message;
   llvm::raw_string_ostream os(message);
   if (recompute.value >= program.values.size()) {
@@ -71,7 +91,8 @@ std::string checkRecompute(const Program &program,
       continue;
     // An op that feeds nothing in the chain would only waste work.
     bool feeds = llvm::any_of(
-        llvm::ArrayRef(recompute.chain).drop_front(j + 1), [&](OpId later) {
+        llvm::ArrayRef<OpId>(recompute.chain).drop_front(j + 1),
+        [&](OpId later) {
           return llvm::any_of(program.ops[later].operands, [&](ValueId v) {
             return program.values[v].def == c;
           });
@@ -86,8 +107,10 @@ std::string checkRecompute(const Program &program,
     return message;
   }
   if (!llvm::is_contained(program.ops[recompute.before].operands,
-                          recompute.value)) {
-    os << "op " << recompute.before << " does not use " << value.name;
+                          recompute.value) &&
+      !feedsLaterGroup(program, plan, index)) {
+    os << "neither op " << recompute.before
+       << " nor a later recomputation in front of it uses " << value.name;
     return message;
   }
   return message;
@@ -193,7 +216,7 @@ Program remat::materialize(const Program &program, const Plan &plan,
 
 std::string remat::verifyPlan(const Program &program, const Plan &plan) {
   for (unsigned k = 0; k < plan.recomputes.size(); ++k) {
-    std::string problem = checkRecompute(program, plan.recomputes[k]);
+    std::string problem = checkRecompute(program, plan, k);
     if (!problem.empty())
       return "recompute #" + std::to_string(k) + ": " + problem;
   }

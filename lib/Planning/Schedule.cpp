@@ -32,8 +32,7 @@ private:
   /// Bytes allocated minus bytes freed if `op` ran now.
   int64_t growth(OpId op) const;
   unsigned phaseOf(OpId op) const {
-    return program.backwardBegin != kNone && op < program.backwardBegin ? 0
-                                                                        : 1;
+    return program.backwardBegin != kNone && op < program.backwardBegin ? 0 : 1;
   }
   void push(OpId op) { ready[phaseOf(op)].push({growth(op), op}); }
   void schedule(OpId op, std::vector<OpId> &order);

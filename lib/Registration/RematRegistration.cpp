@@ -2,12 +2,18 @@
 
 #include "remat/InitRemat.h"
 
+#include "remat/Analysis/CostModel.h"
 #include "remat/Dialect/Remat/RematDialect.h"
+#include "remat/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 
 void remat::registerRematDialects(mlir::DialectRegistry &registry) {
   registry.insert<RematDialect>();
+  registerCostModelExternalModels(registry);
 }
 
-void remat::registerRematPasses() {}
+void remat::registerRematPasses() {
+  registerRematTransformsPasses();
+  registerRematPipeline();
+}

@@ -3,6 +3,7 @@
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Solver.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "gtest/gtest.h"
 
 using namespace remat;
@@ -171,8 +172,13 @@ TEST(GreedySolverTest, NonRecomputableProducerIsNeverInAChain) {
   ASSERT_EQ(result.plan.recomputes.size(), 1u);
   EXPECT_EQ(result.plan.recomputes[0].chain, std::vector<OpId>{broadcast});
   EXPECT_EQ(result.plan.recomputes[0].before, last);
-  EXPECT_EQ(result.peakBytes, 124u);
+  EXPECT_EQ(result.peakBytes, 120u);
   EXPECT_TRUE(result.feasible);
+  // seed now lives until the copy of broadcast reads it.
+  MaterializeMap map;
+  Program rewritten = materialize(program, result.plan, map);
+  EXPECT_EQ(computeMemoryProfile(rewritten, false).ranges[seed].end,
+            map.opIndex[last] - 1);
 
   // When keeping the producer's result costs as much as it saves, nothing
   // is recomputed.
@@ -250,6 +256,42 @@ TEST(GreedySolverTest, CheaperRecomputationWins) {
   ASSERT_EQ(result.plan.recomputes.size(), 1u);
   EXPECT_EQ(result.plan.recomputes[0].value, cheap);
   EXPECT_TRUE(result.feasible);
+}
+
+TEST(GreedySolverTest, EarlierCopiesFeedLaterChains) {
+  // Two layers a = f(h), b = g(a), h' = c(b, h); the backward part reads
+  // c, b, a of the last layer, then of the first. Once b is recomputed from
+  // the a that is still live, a can only be freed by a copy placed ahead of
+  // b's recomputation, for its chain to read.
+  Program program;
+  ValueId h = program.addInput(0);
+  std::vector<ValueId> activations;
+  for (unsigned layer = 0; layer < 2; ++layer) {
+    ValueId a = result(program, program.addOp({h}, {40}, 10, true, "a"));
+    ValueId b = result(program, program.addOp({a}, {20}, 1, true, "b"));
+    h = result(program, program.addOp({b, h}, {10}, 10, true, "c"));
+    activations.insert(activations.end(), {a, b, h});
+  }
+  ValueId grad = result(program, program.addOp({h}, {1}, 1, true, "loss"));
+  program.backwardBegin = program.ops.size();
+  for (auto it = activations.rbegin(); it != activations.rend(); ++it)
+    grad = result(program, program.addOp({grad, *it}, {1}, 1, true, "grad"));
+  program.markOutput(grad);
+  // Everything is live when the backward part starts: 40+20+10 per layer,
+  // plus the loss, its gradient and the first gradient.
+  ASSERT_EQ(computeMemoryProfile(program, false).peakBytes, 142u);
+
+  SolverOptions options;
+  options.minimize = true;
+  SolverResult result = solveGreedy(program, options);
+  EXPECT_EQ(verifyPlan(program, result.plan), "");
+  // What is left is the second forward layer: a2 + b2 + the first c.
+  EXPECT_EQ(result.peakBytes, 70u);
+  bool feedsAChain = false;
+  for (const Recompute &recompute : result.plan.recomputes)
+    feedsAChain |= !llvm::is_contained(program.ops[recompute.before].operands,
+                                       recompute.value);
+  EXPECT_TRUE(feedsAChain);
 }
 
 TEST(GreedySolverTest, NotSaveableResidualsAreRecomputedInBackward) {

@@ -73,8 +73,7 @@ TEST(MaterializeTest, RecomputeOneValue) {
   // a now dies at g; its copy lives from f' to k.
   MemoryProfile profile = computeMemoryProfile(result, false);
   EXPECT_EQ(profile.ranges[1].end, 1u);
-  EXPECT_EQ(profile.liveBytes,
-            (std::vector<uint64_t>{100, 110, 20, 110, 120}));
+  EXPECT_EQ(profile.liveBytes, (std::vector<uint64_t>{100, 110, 20, 110, 120}));
 }
 
 TEST(MaterializeTest, ChainIntermediatesAreTransient) {
@@ -228,23 +227,36 @@ TEST(VerifyPlanTest, RejectsMalformedRecomputations) {
     plan.recomputes.push_back(std::move(recompute));
     return verifyPlan(program, plan);
   };
-  EXPECT_NE(check({0, 3, {0}}), "");     // input
-  EXPECT_NE(check({1, 3, {}}), "");      // empty chain
-  EXPECT_NE(check({1, 3, {1}}), "");     // chain ends elsewhere
-  EXPECT_NE(check({1, 0, {0}}), "");     // before the definition
-  EXPECT_NE(check({1, 2, {0}}), "");     // h does not use a
+  EXPECT_NE(check({0, 3, {0}}), "");       // input
+  EXPECT_NE(check({1, 3, {}}), "");        // empty chain
+  EXPECT_NE(check({1, 3, {1}}), "");       // chain ends elsewhere
+  EXPECT_NE(check({1, 0, {0}}), "");       // before the definition
+  EXPECT_NE(check({1, 2, {0}}), "");       // h does not use a
   EXPECT_NE(check({3, 3, {1, 0, 2}}), ""); // out of order
   EXPECT_NE(check({3, 3, {1, 1, 2}}), ""); // duplicate
-  EXPECT_NE(check({9, 3, {0}}), "");     // no such value
-  EXPECT_NE(check({1, 9, {0}}), "");     // no such op
+  EXPECT_NE(check({9, 3, {0}}), "");       // no such value
+  EXPECT_NE(check({1, 9, {0}}), "");       // no such op
   EXPECT_EQ(check({3, 3, {1, 2}}), "");
-  EXPECT_NE(check({3, 3, {0, 2}}), "");  // f feeds nothing in the chain
+  EXPECT_NE(check({3, 3, {0, 2}}), ""); // f feeds nothing in the chain
 
   program.ops[0].recomputable = false;
   EXPECT_NE(check({1, 3, {0}}), "");
   program.ops[0].recomputable = true;
   program.ops[0].mustKeep = true;
   EXPECT_NE(check({1, 3, {0}}), "");
+}
+
+TEST(VerifyPlanTest, ACopyMayServeALaterChainOnly) {
+  // k does not read b, but the recomputation of c after it does.
+  Program program = makeChain();
+  Plan plan;
+  plan.recomputes.push_back({2, 3, {1}});
+  plan.recomputes.push_back({3, 3, {2}});
+  EXPECT_EQ(verifyPlan(program, plan), "");
+
+  // Not when the chain comes first.
+  std::swap(plan.recomputes[0], plan.recomputes[1]);
+  EXPECT_NE(verifyPlan(program, plan), "");
 }
 
 TEST(VerifyPlanTest, NamesTheFaultyRecomputation) {

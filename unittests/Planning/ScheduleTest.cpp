@@ -1,7 +1,7 @@
 //===- ScheduleTest.cpp - Tests for memory-aware scheduling ---------------===//
 
-#include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Schedule.h"
+#include "remat/Planning/MemoryProfile.h"
 
 #include "gtest/gtest.h"
 
@@ -41,8 +41,7 @@ TEST(ScheduleTest, InterleavesBranchesToFreeEarly) {
   Program program = makeTwoBranches();
   std::vector<OpId> order = scheduleForMemory(program, false);
   EXPECT_EQ(order, (std::vector<OpId>{0, 2, 1, 3, 4}));
-  MemoryProfile profile =
-      computeMemoryProfile(reorder(program, order), false);
+  MemoryProfile profile = computeMemoryProfile(reorder(program, order), false);
   EXPECT_EQ(profile.liveBytes, (std::vector<uint64_t>{100, 101, 101, 102, 3}));
 }
 

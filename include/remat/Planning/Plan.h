@@ -31,8 +31,10 @@ struct Recompute {
 };
 
 struct Plan {
-  /// In decision order; recomputations before the same op are emitted in
-  /// this order.
+  /// Recomputations before the same op are emitted in this order, so one
+  /// may make a copy that the chain of a later one reads. Solvers append in
+  /// decision order, except that a copy made for such a chain goes ahead of
+  /// the recomputations in front of the same op.
   std::vector<Recompute> recomputes;
 };
 
@@ -58,7 +60,8 @@ Program materialize(const Program &program, const Plan &plan,
                     MaterializeMap &map);
 
 /// Checks that a plan is well formed for `program` (chain ops recomputable,
-/// chain closed under the rule above, `before` a later use of `value`).
+/// chain closed under the rule above, `before` a later use of `value`, or
+/// the op in front of which a later recomputation's chain reads `value`).
 /// Returns an empty string when valid, else a description of the problem.
 std::string verifyPlan(const Program &program, const Plan &plan);
 

@@ -210,3 +210,7 @@ LogicalResult AbstractOp::verify() {
     return emitOpError("must produce at least one value");
   return success();
 }
+
+std::optional<uint64_t> AbstractOp::estimateFlops() {
+  return static_cast<uint64_t>(getFlopsAttr().getInt());
+}

@@ -11,6 +11,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "remat/Dialect/Remat/RematAttributes.h"
 #include "remat/Dialect/Remat/RematDialect.h"
+#include "remat/Interfaces/CostOpInterface.h"
 
 #define GET_OP_CLASSES
 #include "remat/Dialect/Remat/RematOps.h.inc"

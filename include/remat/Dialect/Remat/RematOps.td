@@ -6,6 +6,7 @@
 include "remat/Dialect/Remat/RematDialect.td"
 include "remat/Dialect/Remat/RematAttributes.td"
 include "mlir/IR/SymbolInterfaces.td"
+include "remat/Interfaces/CostOpInterface.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -228,7 +229,8 @@ def Remat_YieldOp : Remat_Op<"yield", [
 // Planning-only graphs: remat.abstract
 //===----------------------------------------------------------------------===//
 
-def Remat_AbstractOp : Remat_Op<"abstract", [Pure]> {
+def Remat_AbstractOp : Remat_Op<"abstract", [
+    Pure, DeclareOpInterfaceMethods<Remat_CostOpInterface>]> {
   let summary = "An opaque node with explicit cost and size";
   let description = [{
     A node of a graph that exists only to be planned: an imported

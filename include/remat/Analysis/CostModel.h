@@ -1,0 +1,50 @@
+//===- CostModel.h - FLOPs and recomputability of ops -----------*- C++ -*-===//
+
+#ifndef REMAT_ANALYSIS_COSTMODEL_H
+#define REMAT_ANALYSIS_COSTMODEL_H
+
+#include "mlir/IR/Operation.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace remat {
+
+/// Attribute overriding the cost of any op: `{remat.flops = 1000 : i64}`.
+constexpr llvm::StringLiteral kFlopsAttrName = "remat.flops";
+/// Unit attribute forbidding recomputation of an op: `{remat.never}`.
+constexpr llvm::StringLiteral kNeverAttrName = "remat.never";
+/// A checkpoint policy's verdict on an op: `{remat.save = false}` means its
+/// results must be recomputed for the backward pass, `true` that they may be
+/// kept.
+constexpr llvm::StringLiteral kSaveAttrName = "remat.save";
+
+/// The cost of executing `op` once: the `remat.flops` attribute if present,
+/// else the op's CostOpInterface, else one operation per element of its
+/// tensor results (so that an op without a model is never free to redo).
+/// std::nullopt when the shapes are not static.
+std::optional<uint64_t> getFlops(mlir::Operation *op);
+
+/// Whether the planner may execute `op` a second time: it has results, no
+/// memory effects (MemoryEffectOpInterface, recursively), is not a call, is
+/// not marked `remat.never`, and is not one of the structural remat ops.
+bool isRecomputable(mlir::Operation *op);
+
+/// Attaches CostOpInterface external models to the tosa, linalg, arith, math
+/// and tensor ops.
+void registerCostModelExternalModels(mlir::DialectRegistry &registry);
+
+/// Number of elements of a statically shaped tensor value, or std::nullopt.
+std::optional<uint64_t> staticNumElements(mlir::Type type);
+
+/// Sum of staticNumElements over the op's tensor results (0 for ops without
+/// tensor results); std::nullopt if one of them is dynamic.
+std::optional<uint64_t> resultElements(mlir::Operation *op);
+
+} // namespace remat
+
+#endif // REMAT_ANALYSIS_COSTMODEL_H

@@ -1,0 +1,51 @@
+//===- ProgramBuilder.h - From a graph's IR to a Program --------*- C++ -*-===//
+//
+// Builds the IR-free Program the planner works on from the single block of a
+// function-like op (remat.graph or func.func), applying the memory model of
+// docs/memory-model.md: bytes from static shapes, views and in-place results
+// as aliases, constants as read-only globals, `remat.recompute` regions
+// flattened as if inlined (which is what the lowering does).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_ANALYSIS_PROGRAMBUILDER_H
+#define REMAT_ANALYSIS_PROGRAMBUILDER_H
+
+#include "remat/Planning/Program.h"
+
+#include "mlir/IR/Value.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <vector>
+
+namespace remat {
+
+struct GraphProgram {
+  Program program;
+  /// The op behind each OpId (ops nested in remat.recompute included).
+  std::vector<mlir::Operation *> ops;
+  /// The IR value behind each ValueId.
+  std::vector<mlir::Value> values;
+  llvm::DenseMap<mlir::Value, ValueId> valueIds;
+  /// Whether the block holds remat.recompute ops (so OpIds are not block
+  /// positions).
+  bool hasRecomputes = false;
+
+  mlir::Location locOf(OpId op) const { return ops[op]->getLoc(); }
+  mlir::Location locOfValue(ValueId value) const;
+};
+
+/// Builds the Program of `function`'s body. Emits a diagnostic and fails on
+/// what the memory model cannot size (dynamic shapes, unknown element types)
+/// and on bodies that are not a single block.
+mlir::FailureOr<GraphProgram> buildProgram(mlir::FunctionOpInterface function);
+
+/// Bytes of the buffer a value of this type needs, or std::nullopt when the
+/// type has no static size. Non-tensor values (scalars, shapes) take 0 bytes:
+/// they live in registers.
+std::optional<uint64_t> bytesOfType(mlir::Type type);
+
+} // namespace remat
+
+#endif // REMAT_ANALYSIS_PROGRAMBUILDER_H

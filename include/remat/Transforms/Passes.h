@@ -1,0 +1,48 @@
+//===- Passes.h - Remat passes and pipelines --------------------*- C++ -*-===//
+
+#ifndef REMAT_TRANSFORMS_PASSES_H
+#define REMAT_TRANSFORMS_PASSES_H
+
+#include "remat/Dialect/Remat/RematDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Pass/Pass.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace remat {
+
+#define GEN_PASS_DECL
+#include "remat/Transforms/Passes.h.inc"
+
+/// Options of the remat-pipeline (inline checkpoints, schedule, plan,
+/// apply).
+struct RematPipelineOptions {
+  std::string budget;
+  std::string solver = "greedy";
+  std::string policy;
+  std::vector<std::string> names;
+  bool countInputs = false;
+  uint64_t minRematBytes = 0;
+  bool bestEffort = false;
+  bool schedule = true;
+  std::string report;
+  std::string timeline;
+};
+
+/// Adds the remat pipeline to a module-level pass manager.
+void buildRematPipeline(mlir::OpPassManager &pm,
+                        const RematPipelineOptions &options);
+
+/// Registers `remat-pipeline` for textual pipelines and command lines.
+void registerRematPipeline();
+
+#define GEN_PASS_REGISTRATION
+#include "remat/Transforms/Passes.h.inc"
+
+} // namespace remat
+
+#endif // REMAT_TRANSFORMS_PASSES_H

@@ -1,0 +1,209 @@
+//===- Passes.td - Remat passes -----------------------------*- tablegen -*-===//
+
+#ifndef REMAT_TRANSFORMS_PASSES_TD
+#define REMAT_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def InlineCheckpointsPass : Pass<"remat-inline-checkpoints"> {
+  let summary = "Move remat.checkpoint bodies into the graph, recording the "
+                "policy on each op";
+  let description = [{
+    The planner works on one block in program order. This pass moves the body
+    of every `remat.checkpoint` into the enclosing block and records the
+    checkpoint's policy on each moved op with a `remat.save` attribute:
+    `false` means the op's results must not be kept for the backward pass
+    (they are recomputed), `true` that they may be. Nested checkpoints are
+    decided by the innermost policy.
+
+    Runs on every function-like op (`remat.graph`, `func.func`, ...) nested
+    in, or equal to, the op it is scheduled on.
+
+    Before:
+    ```mlir
+    %y = remat.checkpoint policy(dots_saveable) -> tensor<4x4xf32> {
+      %m = tosa.matmul %a, %b, %za, %zb : ...
+      %t = tosa.tanh %m : ...
+      remat.yield %t : tensor<4x4xf32>
+    }
+    ```
+    After:
+    ```mlir
+    %m = tosa.matmul %a, %b, %za, %zb {remat.save = true} : ...
+    %t = tosa.tanh %m {remat.save = false} : ...
+    ```
+  }];
+  let dependentDialects = ["::remat::RematDialect"];
+  let statistics = [
+    Statistic<"numCheckpoints", "checkpoints", "Checkpoints inlined">,
+    Statistic<"numNotSaveable", "not-saveable", "Ops whose results the "
+              "policy does not let be saved">
+  ];
+}
+
+def SchedulePass : Pass<"remat-schedule"> {
+  let summary = "Reorder a training step to lower its peak memory, without "
+                "recomputation";
+  let description = [{
+    A memory-aware topological reordering of the graph's block: among the
+    ops whose operands are ready, it runs the one that frees the most bytes
+    (or allocates the fewest). Side-effecting ops keep their relative order
+    and no op crosses `remat.backward`. The new order is kept only if its
+    peak is strictly lower than the original's, so the pass never raises the
+    peak.
+
+    Runs on every function-like op (`remat.graph`, `func.func`, ...) nested
+    in, or equal to, the op it is scheduled on.
+
+    Before (peak: both tanh results live at once):
+    ```mlir
+    %a = tosa.tanh %x ...
+    %b = tosa.tanh %y ...
+    %c = tosa.reduce_sum %a ...
+    %d = tosa.reduce_sum %b ...
+    ```
+    After:
+    ```mlir
+    %a = tosa.tanh %x ...
+    %c = tosa.reduce_sum %a ...
+    %b = tosa.tanh %y ...
+    %d = tosa.reduce_sum %b ...
+    ```
+  }];
+  let options = [
+    Option<"countInputs", "count-inputs", "bool", /*default=*/"false",
+           "Count the step's inputs as live memory">
+  ];
+  let statistics = [
+    Statistic<"numReordered", "reordered-graphs",
+              "Graphs whose order changed">,
+    Statistic<"bytesSaved", "bytes-saved", "Peak bytes saved by reordering">
+  ];
+}
+
+def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
+  let summary = "Decide which activations to recompute under a memory budget";
+  let description = [{
+    For every function-like op with a body (`remat.graph` or `func.func`),
+    builds the memory model of the step, resolves the budget, and asks the
+    solver which values to recompute. The plan is recorded on the function as
+    a `remat.plan` attribute that `remat-apply` materializes; nothing else
+    changes. Every decision is reported as an MLIR remark (category
+    `remat`), and optionally as a JSON report and an SVG memory timeline.
+
+    The budget comes from the `budget` option, else from the graph's
+    `budget` attribute; without either, only the policies act. An
+    infeasible budget is an error that gives the smallest peak reached and
+    the tensors live there, unless `best-effort` is set.
+
+    Before:
+    ```mlir
+    remat.graph @g(...) attributes {budget = #remat.budget<0.5>} { ... }
+    ```
+    After:
+    ```mlir
+    remat.graph @g(...) attributes {budget = #remat.budget<0.5>,
+        remat.plan = {count_inputs = false, ops = 12 : i64, peak = 4096 : i64,
+                      recompute = [
+                        {before = 9 : i64, chain = array<i64: 2, 3>,
+                         value = 3 : i64}
+                      ], values = 20 : i64}} { ... }
+    ```
+  }];
+  let options = [
+    Option<"budget", "budget", "std::string", /*default=*/"\"\"",
+           "Peak-memory budget: bytes (67108864), a size (64MiB, 1.5GiB), a "
+           "fraction of the unrematerialized peak (0.5), or 'min'">,
+    Option<"solver", "solver", "std::string", /*default=*/"\"greedy\"",
+           "Solver deciding what to recompute">,
+    Option<"policy", "policy", "std::string", /*default=*/"\"\"",
+           "Checkpoint policy for the whole graph (everything_saveable, "
+           "nothing_saveable, dots_saveable, "
+           "dots_with_no_batch_dims_saveable, save_only_these_names, "
+           "save_any_names_but_these)">,
+    ListOption<"names", "names", "std::string",
+               "Names (remat.name tags) for the name-based policies">,
+    Option<"countInputs", "count-inputs", "bool", /*default=*/"false",
+           "Count the step's inputs as live memory">,
+    Option<"minRematBytes", "min-remat-bytes", "uint64_t", /*default=*/"0",
+           "Never recompute values smaller than this many bytes">,
+    Option<"bestEffort", "best-effort", "bool", /*default=*/"false",
+           "Warn instead of failing when the budget cannot be met">,
+    Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
+           "Write a JSON report of every decision to this file">,
+    Option<"timelinePath", "timeline", "std::string", /*default=*/"\"\"",
+           "Write an SVG memory timeline (before/after) to this file">
+  ];
+  let statistics = [
+    Statistic<"numGraphs", "graphs", "Graphs planned">,
+    Statistic<"numRecomputed", "recomputations", "Recomputations planned">,
+    Statistic<"extraFlops", "extra-flops", "FLOPs added by recomputation">,
+    Statistic<"bytesSaved", "bytes-saved", "Peak bytes saved">
+  ];
+}
+
+def ApplyPass : Pass<"remat-apply"> {
+  let summary = "Materialize a rematerialization plan as remat.recompute "
+                "regions";
+  let description = [{
+    Reads the `remat.plan` attribute written by `remat-plan` and rewrites the
+    graph: each recomputation becomes a `remat.recompute` region right before
+    the first op that needs the value, and later uses read the recomputed
+    copy, so that the original's live range ends early. The region is
+    isolated from above and has no memory-effect interface, so
+    canonicalization and CSE cannot merge it back. The pass re-analyses the
+    rewritten graph and fails if its peak differs from the planner's
+    prediction.
+
+    Runs on every function-like op (`remat.graph`, `func.func`, ...) nested
+    in, or equal to, the op it is scheduled on.
+
+    Before:
+    ```mlir
+    %a = tosa.tanh %x ...      // value 0, kept until the backward pass
+    ...
+    remat.backward
+    %g = tosa.mul %a, %d ...
+    ```
+    After:
+    ```mlir
+    %a = tosa.tanh %x ...
+    ...
+    remat.backward
+    %r = remat.recompute(%x) : (tensor<...>) -> tensor<...> {
+    ^bb0(%x0: tensor<...>):
+      %a0 = tosa.tanh %x0 ...
+      remat.yield %a0 : tensor<...>
+    }
+    %g = tosa.mul %r, %d ...
+    ```
+  }];
+  let dependentDialects = ["::remat::RematDialect"];
+  let statistics = [
+    Statistic<"numRegions", "recompute-regions",
+              "remat.recompute regions created">
+  ];
+}
+
+def PrintPeakPass : Pass<"remat-print-peak"> {
+  let summary = "Print the memory peak of each graph and the tensors live "
+                "there";
+  let description = [{
+    Prints, for each function-like op, the peak of live bytes under the
+    memory model, the op where it occurs, the buffers live there (largest
+    first, with bytes and locations), and the live bytes at every op. The IR
+    is not changed. Useful to see where memory goes before choosing a
+    budget.
+
+    Runs on every function-like op (`remat.graph`, `func.func`, ...) nested
+    in, or equal to, the op it is scheduled on.
+  }];
+  let options = [
+    Option<"countInputs", "count-inputs", "bool", /*default=*/"false",
+           "Count the step's inputs as live memory">,
+    Option<"timeline", "timeline", "bool", /*default=*/"true",
+           "Also print the live bytes at every op">
+  ];
+}
+
+#endif // REMAT_TRANSFORMS_PASSES_TD

@@ -1,0 +1,241 @@
+//===- ProgramBuilder.cpp - From a graph's IR to a Program ----------------===//
+
+#include "remat/Analysis/ProgramBuilder.h"
+
+#include "remat/Analysis/CostModel.h"
+#include "remat/Dialect/Remat/RematOps.h"
+#include "remat/Support/Budget.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace remat;
+
+std::optional<uint64_t> remat::bytesOfType(Type type) {
+  auto tensor = dyn_cast<TensorType>(type);
+  if (!tensor)
+    return 0;
+  auto ranked = dyn_cast<RankedTensorType>(tensor);
+  if (!ranked || !ranked.hasStaticShape())
+    return std::nullopt;
+  Type element = ranked.getElementType();
+  uint64_t bits;
+  if (element.isIntOrFloat())
+    bits = element.getIntOrFloatBitWidth();
+  else if (isa<IndexType>(element))
+    bits = 64;
+  else if (auto complex = dyn_cast<ComplexType>(element);
+           complex && complex.getElementType().isIntOrFloat())
+    bits = 2 * complex.getElementType().getIntOrFloatBitWidth();
+  else
+    return std::nullopt;
+  std::optional<uint64_t> count = staticElementCount(ranked.getShape());
+  if (!count)
+    return std::nullopt;
+  return denseBytes(*count, bits);
+}
+
+Location GraphProgram::locOfValue(ValueId value) const {
+  return values[value].getLoc();
+}
+
+/// The operand whose buffer result `index` of `op` reuses, if any: views
+/// (reshapes, slices, casts, tags) and destination-style results written in
+/// place into their init operand, as one-shot bufferization does.
+static std::optional<Value> aliasedOperand(Operation *op, unsigned index) {
+  if (isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp,
+          tensor::ExpandShapeOp, tensor::CastOp, tensor::ReshapeOp,
+          tensor::BitcastOp, tosa::ReshapeOp, tosa::SliceOp,
+          tosa::IdentityOp>(op))
+    return op->getOperand(0);
+  if (isa<BarrierOp>(op))
+    return op->getOperand(index);
+  if (auto dps = dyn_cast<DestinationStyleOpInterface>(op))
+    if (dps.hasPureTensorSemantics() && index < dps.getNumDpsInits())
+      return dps.getDpsInitOperand(index)->get();
+  return std::nullopt;
+}
+
+/// Constants bufferize to read-only globals: no allocation while running.
+static bool isGlobalConstant(Operation *op) {
+  return isa<arith::ConstantOp, tosa::ConstOp, tosa::ConstShapeOp>(op);
+}
+
+namespace {
+
+class ProgramAssembler {
+public:
+  explicit ProgramAssembler(GraphProgram &graph) : graph(graph) {}
+
+  LogicalResult addInput(BlockArgument arg) {
+    std::optional<uint64_t> bytes = bytesOfType(arg.getType());
+    if (!bytes)
+      return unsized(arg.getOwner()->getParentOp(), arg.getType(),
+                     "argument #" + std::to_string(arg.getArgNumber()));
+    ValueId id = graph.program.addInput(*bytes);
+    record(arg, id);
+    return success();
+  }
+
+  LogicalResult addOp(Operation *op) {
+    if (auto recompute = dyn_cast<RecomputeOp>(op))
+      return addRecompute(recompute);
+    if (auto tag = dyn_cast<NameOp>(op))
+      return addTag(tag);
+
+    std::vector<ValueId> operands;
+    llvm::SetVector<Value> used;
+    for (Value v : op->getOperands())
+      used.insert(v);
+    // Values captured by nested regions are read while the op runs.
+    getUsedValuesDefinedAbove(op->getRegions(), used);
+    for (Value v : used) {
+      auto it = graph.valueIds.find(v);
+      if (it != graph.valueIds.end())
+        operands.push_back(it->second);
+    }
+
+    std::vector<uint64_t> resultBytes;
+    for (OpResult result : op->getResults()) {
+      std::optional<uint64_t> bytes = bytesOfType(result.getType());
+      if (!bytes)
+        return unsized(op, result.getType(),
+                       "result #" + std::to_string(result.getResultNumber()));
+      resultBytes.push_back(isGlobalConstant(op) ? 0 : *bytes);
+    }
+    std::optional<uint64_t> flops = getFlops(op);
+    if (!flops)
+      return op->emitError("cannot compute the cost of this op: its shapes "
+                           "are not static");
+
+    bool recomputable = isRecomputable(op);
+    OpId id = graph.program.addOp(std::move(operands), std::move(resultBytes),
+                                  *flops, recomputable,
+                                  op->getName().getStringRef().str());
+    graph.ops.push_back(op);
+    OpInfo &info = graph.program.ops[id];
+    info.ordered = isa<BackwardOp>(op) || !isMemoryEffectFree(op);
+    info.mustKeep = op->hasAttr(kNeverAttrName);
+    if (auto save = op->getAttrOfType<BoolAttr>(kSaveAttrName))
+      info.mustRecompute = recomputable && !save.getValue();
+    if (isa<BackwardOp>(op) && graph.program.backwardBegin == kNone)
+      graph.program.backwardBegin = id;
+
+    for (auto [index, result] : llvm::enumerate(op->getResults())) {
+      ValueId value = info.results[index];
+      record(result, value);
+      if (std::optional<Value> root = aliasedOperand(op, index)) {
+        auto it = graph.valueIds.find(*root);
+        if (it != graph.valueIds.end())
+          graph.program.setAlias(value, it->second);
+      }
+    }
+    return success();
+  }
+
+private:
+  /// A tag is the tagged value under another name: sharing its id keeps the
+  /// value recomputable (a view would pin its buffer) and makes uses of the
+  /// tag uses of the value. The tag itself reads the value where it stands.
+  LogicalResult addTag(NameOp tag) {
+    auto it = graph.valueIds.find(tag.getInput());
+    if (it == graph.valueIds.end())
+      return success();
+    ValueId value = it->second;
+    graph.program.addOp({value}, {}, 0, /*recomputable=*/false,
+                        tag->getName().getStringRef().str());
+    graph.ops.push_back(tag);
+    graph.valueIds[tag.getResult()] = value;
+    std::string &name = tagNames[value];
+    name += (name.empty() ? "" : ",") + ("\"" + tag.getTag().str() + "\"");
+    return success();
+  }
+
+  /// Flattens the region as if inlined: block arguments are the operands,
+  /// results are the yielded values.
+  LogicalResult addRecompute(RecomputeOp recompute) {
+    graph.hasRecomputes = true;
+    Block &body = recompute.getBody().front();
+    for (auto [arg, operand] :
+         llvm::zip(body.getArguments(), recompute.getInputs()))
+      graph.valueIds[arg] = graph.valueIds.lookup(operand);
+    for (Operation &inner : body.without_terminator())
+      if (failed(addOp(&inner)))
+        return failure();
+    auto yield = cast<YieldOp>(body.getTerminator());
+    for (auto [result, yielded] :
+         llvm::zip(recompute.getResults(), yield.getOperands()))
+      graph.valueIds[result] = graph.valueIds.lookup(yielded);
+    return success();
+  }
+
+  void record(Value value, ValueId id) {
+    graph.valueIds[value] = id;
+    if (graph.values.size() <= id)
+      graph.values.resize(id + 1);
+    graph.values[id] = value;
+  }
+
+  LogicalResult unsized(Operation *op, Type type, const std::string &what) {
+    return op->emitError("the memory model needs static shapes: ")
+           << what << " has type " << type
+           << " whose size is not known at compile time";
+  }
+
+  GraphProgram &graph;
+
+public:
+  /// remat.name tags of each value, for reports.
+  llvm::DenseMap<ValueId, std::string> tagNames;
+};
+
+/// Names values as the printer does ("%12", "%arg0"), and by their
+/// remat.name tag where they have one.
+void nameValues(FunctionOpInterface function, GraphProgram &graph,
+                const llvm::DenseMap<ValueId, std::string> &tagNames) {
+  AsmState state(function, OpPrintingFlags().useLocalScope());
+  for (auto [id, value] : llvm::enumerate(graph.values)) {
+    if (!value)
+      continue;
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    value.printAsOperand(os, state);
+    graph.program.values[id].name = name;
+  }
+  for (const auto &[id, tags] : tagNames)
+    graph.program.values[id].name += " " + tags;
+}
+
+} // namespace
+
+FailureOr<GraphProgram> remat::buildProgram(FunctionOpInterface function) {
+  Region &body = function.getFunctionBody();
+  if (body.empty())
+    return function.emitError("has no body to plan");
+  if (!body.hasOneBlock())
+    return function.emitError("the planner needs a single-block body; "
+                              "program order is the schedule");
+  GraphProgram graph;
+  ProgramAssembler builder(graph);
+  Block &block = body.front();
+  for (BlockArgument arg : block.getArguments())
+    if (failed(builder.addInput(arg)))
+      return failure();
+  for (Operation &op : block.without_terminator())
+    if (failed(builder.addOp(&op)))
+      return failure();
+  for (Value returned : block.getTerminator()->getOperands()) {
+    auto it = graph.valueIds.find(returned);
+    if (it != graph.valueIds.end())
+      graph.program.markOutput(it->second);
+  }
+  nameValues(function, graph, builder.tagNames);
+  return graph;
+}

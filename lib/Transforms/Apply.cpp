@@ -1,0 +1,221 @@
+//===- Apply.cpp - Materialize a plan as remat.recompute regions ----------===//
+//
+// Performs on IR exactly the rewrite `materialize` performs on the Program
+// (Planning/Plan.h), then re-analyses the result: the peak of the rewritten
+// IR must be the peak the planner predicted.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlanAttr.h"
+
+#include "remat/Analysis/ProgramBuilder.h"
+#include "remat/Dialect/Remat/RematOps.h"
+#include "remat/Planning/MemoryProfile.h"
+#include "remat/Transforms/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace remat {
+#define GEN_PASS_DEF_APPLYPASS
+#include "remat/Transforms/Passes.h.inc"
+} // namespace remat
+
+#define DEBUG_TYPE "remat-apply"
+
+using namespace mlir;
+using namespace remat;
+
+namespace {
+
+/// Mirrors `materialize` on IR. Values are tracked by ValueId, because
+/// several IR values share one (a remat.name tag and the value it tags).
+class PlanRewriter {
+public:
+  PlanRewriter(const GraphProgram &graph, Block &block)
+      : graph(graph), block(block) {
+    for (auto [id, op] : llvm::enumerate(graph.ops))
+      position[op] = id;
+    position[block.getTerminator()] = graph.ops.size();
+    for (const auto &[value, id] : graph.valueIds)
+      irValues[id].push_back(value);
+  }
+
+  /// Creates the regions in program order, then points every later use at
+  /// the latest copy placed before it.
+  void apply(const Plan &plan) {
+    std::vector<SmallVector<const Recompute *>> groups(graph.ops.size());
+    for (const Recompute &r : plan.recomputes)
+      groups[r.before].push_back(&r);
+    for (OpId op = 0; op < graph.ops.size(); ++op)
+      for (const Recompute *r : groups[op])
+        createRegion(*r);
+    for (auto &[value, copies] : versions)
+      for (Value original : irValues[value])
+        redirectUses(original, copies);
+  }
+
+  unsigned regionsCreated() const { return created.size(); }
+
+private:
+  ValueId idOf(Value v) const { return graph.valueIds.lookup(v); }
+
+  Value currentVersion(ValueId value) const {
+    auto it = current.find(value);
+    return it == current.end() ? graph.values[value] : it->second;
+  }
+
+  /// Operands of `op` and values its regions capture.
+  static SmallVector<Value> readsOf(Operation *op) {
+    SmallVector<Value> reads(op->getOperands());
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    llvm::append_range(reads, captured);
+    return reads;
+  }
+
+  void createRegion(const Recompute &r) {
+    const Program &program = graph.program;
+    llvm::SmallDenseSet<OpId> chain(r.chain.begin(), r.chain.end());
+    auto inChain = [&](ValueId value) {
+      OpId def = program.values[value].def;
+      return def != kNone && chain.contains(def);
+    };
+
+    // Values the chain reads from outside itself, by id, in first-read
+    // order. Constants are rematerialized inside the region instead: some
+    // ops (tosa.reshape's shape) need them to be visible constants.
+    llvm::SetVector<ValueId> externals;
+    SmallVector<Operation *> constants;
+    llvm::SmallDenseSet<Operation *> seenConstants;
+    for (OpId op : r.chain)
+      for (Value v : readsOf(graph.ops[op])) {
+        Operation *def = v.getDefiningOp();
+        if (def && def->hasTrait<OpTrait::ConstantLike>()) {
+          if (seenConstants.insert(def).second)
+            constants.push_back(def);
+          continue;
+        }
+        if (!graph.valueIds.count(v) || inChain(idOf(v)))
+          continue;
+        externals.insert(idOf(v));
+      }
+
+    Value target = graph.values[r.value];
+    Operation *user = graph.ops[r.before];
+    OpBuilder builder(user);
+    SmallVector<Value> inputs;
+    SmallVector<Location> argLocs;
+    for (ValueId value : externals) {
+      inputs.push_back(currentVersion(value));
+      argLocs.push_back(graph.values[value].getLoc());
+    }
+    auto recompute = RecomputeOp::create(builder, target.getLoc(),
+                                         TypeRange{target.getType()}, inputs);
+    Block *body = builder.createBlock(&recompute.getBody(), {},
+                                      ValueRange(inputs).getTypes(), argLocs);
+    IRMapping mapping;
+    llvm::DenseMap<ValueId, Value> inside;
+    for (auto [value, arg] : llvm::zip(externals, body->getArguments()))
+      inside[value] = arg;
+    for (Operation *constant : constants)
+      builder.clone(*constant, mapping);
+    for (OpId op : r.chain) {
+      Operation *original = graph.ops[op];
+      for (Value v : readsOf(original))
+        if (!mapping.contains(v) && graph.valueIds.count(v))
+          mapping.map(v, inside.lookup(idOf(v)));
+      Operation *copy = builder.clone(*original, mapping);
+      for (auto [result, copied] :
+           llvm::zip(original->getResults(), copy->getResults()))
+        inside[idOf(result)] = copied;
+    }
+    YieldOp::create(builder, target.getLoc(), inside.lookup(r.value));
+
+    Value copy = recompute.getResult(0);
+    current[r.value] = copy;
+    versions[r.value].push_back({r.before, copy});
+    created.insert(recompute);
+  }
+
+  /// `copies` are in placement order, hence sorted by position.
+  void redirectUses(Value original,
+                    ArrayRef<std::pair<OpId, Value>> copies) {
+    for (OpOperand &use : llvm::make_early_inc_range(original.getUses())) {
+      Operation *top = block.findAncestorOpInBlock(*use.getOwner());
+      if (!top || created.contains(top))
+        continue;
+      size_t at = position.lookup(top);
+      Value latest;
+      for (const auto &[before, copy] : copies) {
+        if (before > at)
+          break;
+        latest = copy;
+      }
+      if (latest)
+        use.set(latest);
+    }
+  }
+
+  const GraphProgram &graph;
+  Block &block;
+  llvm::DenseMap<Operation *, size_t> position;
+  llvm::DenseMap<ValueId, SmallVector<Value>> irValues;
+  llvm::DenseMap<ValueId, Value> current;
+  llvm::MapVector<ValueId, SmallVector<std::pair<OpId, Value>>> versions;
+  llvm::SmallDenseSet<Operation *> created;
+};
+
+} // namespace
+
+namespace {
+
+struct ApplyPass final : remat::impl::ApplyPassBase<ApplyPass> {
+  void runOnOperation() override {
+    WalkResult result = getOperation()->walk([&](FunctionOpInterface fn) {
+      auto planAttr = fn->getAttrOfType<DictionaryAttr>(kPlanAttrName);
+      if (!planAttr)
+        return WalkResult::advance();
+      fn->removeAttr(kPlanAttrName);
+      return failed(applyPlan(fn, planAttr)) ? WalkResult::interrupt()
+                                             : WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+
+  LogicalResult applyPlan(FunctionOpInterface function,
+                          DictionaryAttr planAttr) {
+    FailureOr<GraphProgram> graph = buildProgram(function);
+    if (failed(graph))
+      return failure();
+    if (graph->hasRecomputes)
+      return function.emitError("remat.plan found on a graph that is already "
+                                "rematerialized");
+    std::string error;
+    std::optional<DecodedPlan> decoded =
+        decodePlan(planAttr, graph->program, error);
+    if (!decoded)
+      return function.emitError(error);
+
+    PlanRewriter rewriter(*graph, function.getFunctionBody().front());
+    rewriter.apply(decoded->plan);
+    numRegions += rewriter.regionsCreated();
+
+    // The promise: what the planner predicted is what the IR now holds.
+    FailureOr<GraphProgram> rewritten = buildProgram(function);
+    if (failed(rewritten))
+      return failure();
+    uint64_t peak =
+        computeMemoryProfile(rewritten->program, decoded->countInputs)
+            .peakBytes;
+    if (peak != decoded->predictedPeak)
+      return function.emitError("the rewritten graph peaks at ")
+             << peak << " bytes, but the plan predicted "
+             << decoded->predictedPeak << " bytes";
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,95 @@
+//===- Pipeline.cpp - The remat pipeline ----------------------------------===//
+
+#include "remat/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace remat;
+
+void remat::buildRematPipeline(OpPassManager &pm,
+                               const RematPipelineOptions &options) {
+  pm.addPass(createInlineCheckpointsPass());
+  if (options.schedule)
+    pm.addPass(createSchedulePass({options.countInputs}));
+
+  PlanPassOptions plan;
+  plan.budget = options.budget;
+  plan.solver = options.solver;
+  plan.policy = options.policy;
+  plan.names.assign(options.names.begin(), options.names.end());
+  plan.countInputs = options.countInputs;
+  plan.minRematBytes = options.minRematBytes;
+  plan.bestEffort = options.bestEffort;
+  plan.reportPath = options.report;
+  plan.timelinePath = options.timeline;
+  pm.addPass(createPlanPass(plan));
+  pm.addPass(createApplyPass());
+}
+
+namespace {
+
+struct RematPipelineCLOptions
+    : PassPipelineOptions<RematPipelineCLOptions> {
+  Option<std::string> budget{
+      *this, "budget",
+      llvm::cl::desc("Peak-memory budget: bytes, a size (64MiB), a fraction "
+                     "of the unrematerialized peak (0.5), or 'min'")};
+  Option<std::string> solver{*this, "solver",
+                             llvm::cl::desc("Solver deciding what to "
+                                            "recompute"),
+                             llvm::cl::init("greedy")};
+  Option<std::string> policy{
+      *this, "policy", llvm::cl::desc("Checkpoint policy for whole graphs")};
+  ListOption<std::string> names{
+      *this, "names",
+      llvm::cl::desc("remat.name tags for the name-based policies")};
+  Option<bool> countInputs{*this, "count-inputs",
+                           llvm::cl::desc("Count inputs as live memory"),
+                           llvm::cl::init(false)};
+  Option<uint64_t> minRematBytes{
+      *this, "min-remat-bytes",
+      llvm::cl::desc("Never recompute values smaller than this"),
+      llvm::cl::init(0)};
+  Option<bool> bestEffort{
+      *this, "best-effort",
+      llvm::cl::desc("Warn instead of failing on an infeasible budget"),
+      llvm::cl::init(false)};
+  Option<bool> schedule{
+      *this, "schedule",
+      llvm::cl::desc("Reorder for memory before planning (remat-schedule)"),
+      llvm::cl::init(true)};
+  Option<std::string> report{*this, "report",
+                             llvm::cl::desc("JSON report path")};
+  Option<std::string> timeline{*this, "timeline",
+                               llvm::cl::desc("SVG memory timeline path")};
+
+  RematPipelineOptions toOptions() const {
+    RematPipelineOptions options;
+    options.budget = budget;
+    options.solver = solver;
+    options.policy = policy;
+    options.names.assign(names.begin(), names.end());
+    options.countInputs = countInputs;
+    options.minRematBytes = minRematBytes;
+    options.bestEffort = bestEffort;
+    options.schedule = schedule;
+    options.report = report;
+    options.timeline = timeline;
+    return options;
+  }
+};
+
+} // namespace
+
+void remat::registerRematPipeline() {
+  PassPipelineRegistration<RematPipelineCLOptions>(
+      "remat-pipeline",
+      "Rematerialize training steps under a memory budget: inline "
+      "checkpoints, schedule for memory, plan, apply",
+      [](OpPassManager &pm, const RematPipelineCLOptions &options) {
+        buildRematPipeline(pm, options.toOptions());
+      });
+}

@@ -1,0 +1,281 @@
+//===- Plan.cpp - Decide what to recompute under a budget -----------------===//
+
+#include "PlanAttr.h"
+#include "PlanOutcome.h"
+#include "Policy.h"
+
+#include "remat/Dialect/Remat/RematOps.h"
+#include "remat/Planning/Plan.h"
+#include "remat/Support/Locations.h"
+#include "remat/Transforms/Passes.h"
+
+#include "mlir/IR/Remarks.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <chrono>
+
+namespace remat {
+#define GEN_PASS_DEF_PLANPASS
+#include "remat/Transforms/Passes.h.inc"
+} // namespace remat
+
+#define DEBUG_TYPE "remat-plan"
+
+using namespace mlir;
+using namespace remat;
+
+namespace {
+
+/// Writes `contents` to `path` atomically enough for tools: the file appears
+/// only if writing it succeeded.
+LogicalResult writeFile(Operation *anchor, StringRef path, StringRef what,
+                        StringRef contents) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+  if (!file)
+    return anchor->emitError("cannot write the ") << what << ": " << error;
+  file->os() << contents;
+  file->keep();
+  return success();
+}
+
+struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
+  using Base::Base;
+
+  /// The parsed options, checked once before any graph is touched.
+  std::optional<Budget> budgetOption;
+  std::optional<SavePolicy> graphPolicy;
+  llvm::StringSet<> policyNames;
+
+  LogicalResult parseOptions(ModuleOp module) {
+    if (!budget.empty()) {
+      std::string error;
+      budgetOption = parseBudget(budget, error);
+      if (!budgetOption)
+        return module.emitError("invalid budget option '")
+               << budget << "': " << error;
+    }
+    if (!createSolver(solver))
+      return module.emitError("unknown solver '")
+             << solver << "'; available: " << availableSolvers();
+    if (!policy.empty()) {
+      graphPolicy = symbolizeSavePolicy(policy);
+      if (!graphPolicy)
+        return module.emitError("unknown policy '")
+               << policy
+               << "'; expected everything_saveable, nothing_saveable, "
+                  "dots_saveable, dots_with_no_batch_dims_saveable, "
+                  "save_only_these_names or save_any_names_but_these";
+      if (isNamePolicy(*graphPolicy) && names.empty())
+        return module.emitError("policy '")
+               << policy << "' needs names=... (remat.name tags)";
+    }
+    if (!names.empty() && !(graphPolicy && isNamePolicy(*graphPolicy)))
+      return module.emitError(
+          "names=... only applies with policy=save_only_these_names or "
+          "policy=save_any_names_but_these");
+    for (const std::string &name : names)
+      policyNames.insert(name);
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (failed(parseOptions(module)))
+      return signalPassFailure();
+
+    SmallVector<FunctionOpInterface> functions;
+    module.walk([&](FunctionOpInterface function) {
+      if (!function.isExternal())
+        functions.push_back(function);
+    });
+
+    std::vector<std::unique_ptr<PlanOutcome>> outcomes;
+    bool failedAny = false;
+    for (FunctionOpInterface function : functions) {
+      std::unique_ptr<PlanOutcome> outcome = planGraph(function);
+      if (!outcome) {
+        failedAny = true;
+        continue;
+      }
+      outcomes.push_back(std::move(outcome));
+    }
+    if (failedAny)
+      return signalPassFailure();
+
+    if (!reportPath.empty()) {
+      llvm::json::Array graphs;
+      for (const auto &outcome : outcomes)
+        graphs.push_back(reportGraph(*outcome));
+      llvm::json::Object report{{"graphs", std::move(graphs)}};
+      std::string text = llvm::formatv("{0:2}", llvm::json::Value(std::move(report)));
+      if (failed(writeFile(module, reportPath, "report", text + "\n")))
+        return signalPassFailure();
+    }
+    if (!timelinePath.empty()) {
+      SmallVector<const PlanOutcome *> panels;
+      for (const auto &outcome : outcomes)
+        panels.push_back(outcome.get());
+      if (failed(writeFile(module, timelinePath, "timeline",
+                           renderTimelineSvg(panels))))
+        return signalPassFailure();
+    }
+  }
+
+  /// Plans one graph; returns nullptr after emitting an error.
+  std::unique_ptr<PlanOutcome> planGraph(FunctionOpInterface function) {
+    if (Operation *nested = findFirst<CheckpointOp>(function)) {
+      nested->emitError("remat-plan needs checkpoints inlined first: run "
+                        "remat-inline-checkpoints (remat-pipeline does)");
+      return nullptr;
+    }
+    if (Operation *nested = findFirst<RecomputeOp>(function)) {
+      nested->emitError("remat-plan expects a graph that is not "
+                        "rematerialized yet");
+      return nullptr;
+    }
+    FailureOr<GraphProgram> graph = buildProgram(function);
+    if (failed(graph))
+      return nullptr;
+
+    auto outcome = std::make_unique<PlanOutcome>();
+    outcome->graphName = function.getName().str();
+    outcome->graph = std::move(*graph);
+    outcome->solver = solver;
+    outcome->countInputs = countInputs;
+    Program &program = outcome->graph.program;
+    applyGraphPolicy(*outcome);
+    for (const OpInfo &op : program.ops)
+      outcome->baseFlops += op.flops;
+    outcome->before = computeMemoryProfile(program, countInputs);
+
+    // The budget: the option, else the graph's attribute, else none.
+    outcome->budget = budgetOption;
+    if (!outcome->budget)
+      if (auto attr = function->getAttrOfType<BudgetAttr>("budget"))
+        outcome->budget = attr.getBudget();
+
+    SolverOptions options;
+    options.countInputs = countInputs;
+    options.minRematBytes = minRematBytes;
+    if (outcome->budget) {
+      options.budgetBytes = outcome->budget->resolve(outcome->before.peakBytes);
+      options.minimize = !options.budgetBytes.has_value();
+    }
+
+    auto start = std::chrono::steady_clock::now();
+    outcome->result = createSolver(solver)->solve(program, options);
+    outcome->solveMs = std::chrono::duration<double, std::milli>(
+                           std::chrono::steady_clock::now() - start)
+                           .count();
+    outcome->budgetBytes =
+        options.minimize ? outcome->result.peakBytes : options.budgetBytes;
+    outcome->planned = materialize(program, outcome->result.plan);
+    outcome->after = computeMemoryProfile(outcome->planned, countInputs);
+
+    if (!outcome->result.feasible && failed(reportInfeasible(function,
+                                                             *outcome)))
+      return nullptr;
+    if (!outcome->result.plan.recomputes.empty())
+      function->setAttr(kPlanAttrName,
+                        encodePlan(function.getContext(), *outcome));
+    emitRemarks(function, *outcome);
+
+    ++numGraphs;
+    numRecomputed += outcome->result.plan.recomputes.size();
+    extraFlops += outcome->result.extraFlops;
+    if (outcome->after.peakBytes < outcome->before.peakBytes)
+      bytesSaved += outcome->before.peakBytes - outcome->after.peakBytes;
+    return outcome;
+  }
+
+  template <typename OpTy>
+  static Operation *findFirst(FunctionOpInterface function) {
+    Operation *found = nullptr;
+    function->walk([&](OpTy op) {
+      found = op;
+      return WalkResult::interrupt();
+    });
+    return found;
+  }
+
+  /// A graph-wide policy decides for every op no checkpoint decided for.
+  void applyGraphPolicy(PlanOutcome &outcome) {
+    if (!graphPolicy)
+      return;
+    for (auto [id, op] : llvm::enumerate(outcome.graph.ops)) {
+      OpInfo &info = outcome.graph.program.ops[id];
+      if (!op->hasAttr(kSaveAttrName) && info.recomputable)
+        info.mustRecompute = !isSaveable(op, *graphPolicy, policyNames);
+    }
+  }
+
+  LogicalResult reportInfeasible(FunctionOpInterface function,
+                                 const PlanOutcome &outcome) {
+    InFlightDiagnostic diag =
+        bestEffort ? function.emitWarning() : function.emitError();
+    diag << "budget of " << formatBytes(*outcome.budgetBytes) << " for @"
+         << outcome.graphName << " cannot be met: the smallest peak solver '"
+         << outcome.solver << "' reached is "
+         << formatBytes(outcome.after.peakBytes) << " (before: "
+         << formatBytes(outcome.before.peakBytes) << ")";
+    if (outcome.after.peakOp != kNone) {
+      Operation *peakOp = outcome.plannedOp(outcome.after.peakOp);
+      diag.attachNote(peakOp->getLoc())
+          << "the peak is at this '" << peakOp->getName() << "'";
+      std::vector<ValueId> live =
+          outcome.after.liveAt(outcome.planned, outcome.after.peakOp);
+      for (size_t i = 0; i < std::min<size_t>(live.size(), 5); ++i)
+        diag.attachNote(outcome.plannedValueLoc(live[i]))
+            << "live there: " << outcome.plannedValueName(live[i]) << ", "
+            << formatBytes(outcome.planned.values[live[i]].bytes);
+    }
+    if (bestEffort)
+      diag << "; keeping the best plan found (best-effort)";
+    return success(bestEffort);
+  }
+
+  void emitRemarks(FunctionOpInterface function, const PlanOutcome &outcome) {
+    const Program &program = outcome.graph.program;
+    std::string functionName = function.getName().str();
+    auto opts = [&](StringRef name) {
+      return remark::RemarkOpts::name(name).category("remat").function(
+          functionName);
+    };
+    for (const Recompute &r : outcome.result.plan.recomputes) {
+      uint64_t flops = 0;
+      for (OpId op : r.chain)
+        flops += program.ops[op].flops;
+      Operation *user = outcome.graph.ops[r.before];
+      remark::passed(outcome.graph.locOfValue(r.value), opts("Recompute"))
+          << llvm::formatv("recompute {0} ({1} bytes) before '{2}' at {3}: "
+                           "{4} op(s), {5} FLOPs",
+                           program.values[r.value].name,
+                           program.values[r.value].bytes,
+                           user->getName().getStringRef(),
+                           formatLoc(user->getLoc()), r.chain.size(), flops)
+                 .str();
+    }
+    if (outcome.after.peakOp == kNone)
+      return;
+    std::string live;
+    for (ValueId value :
+         outcome.after.liveAt(outcome.planned, outcome.after.peakOp)) {
+      if (!live.empty())
+        live += ", ";
+      live += outcome.plannedValueName(value) + " (" +
+              std::to_string(outcome.planned.values[value].bytes) + " B)";
+    }
+    remark::analysis(outcome.plannedOp(outcome.after.peakOp)->getLoc(),
+                     opts("Peak"))
+        << llvm::formatv("peak {0} bytes (before: {1}), extra {2} FLOPs; "
+                         "live: {3}",
+                         outcome.after.peakBytes, outcome.before.peakBytes,
+                         outcome.result.extraFlops, live)
+               .str();
+  }
+};
+
+} // namespace

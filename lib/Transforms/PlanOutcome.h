@@ -1,0 +1,55 @@
+//===- PlanOutcome.h - What remat-plan decided for one graph ----*- C++ -*-===//
+//
+// Shared by the plan pass and its outputs (remarks, JSON report, SVG
+// timeline), so that each output reads the same facts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_LIB_TRANSFORMS_PLANOUTCOME_H
+#define REMAT_LIB_TRANSFORMS_PLANOUTCOME_H
+
+#include "remat/Analysis/ProgramBuilder.h"
+#include "remat/Planning/MemoryProfile.h"
+#include "remat/Planning/Solver.h"
+#include "remat/Support/Budget.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+
+namespace remat {
+
+struct PlanOutcome {
+  std::string graphName;
+  GraphProgram graph;
+  /// The budget as written, and in bytes (none: policies only; `min`: the
+  /// smallest peak reached).
+  std::optional<Budget> budget;
+  std::optional<uint64_t> budgetBytes;
+  std::string solver;
+  double solveMs = 0;
+  SolverResult result;
+  /// The program after the plan (materialize(graph.program, result.plan)).
+  Program planned;
+  MemoryProfile before;
+  MemoryProfile after;
+  uint64_t baseFlops = 0;
+  bool countInputs = false;
+
+  /// The IR value and op behind an id of the planned program.
+  mlir::Location plannedValueLoc(ValueId value) const;
+  const std::string &plannedValueName(ValueId value) const;
+  mlir::Operation *plannedOp(OpId op) const;
+};
+
+/// The JSON report entry of one graph (docs/reports.md).
+llvm::json::Object reportGraph(const PlanOutcome &outcome);
+
+/// An SVG picture of live bytes over program order, before and after, for
+/// every graph: budget line, peaks, and the largest tensors at the peak.
+std::string renderTimelineSvg(llvm::ArrayRef<const PlanOutcome *> outcomes);
+
+} // namespace remat
+
+#endif // REMAT_LIB_TRANSFORMS_PLANOUTCOME_H

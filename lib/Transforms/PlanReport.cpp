@@ -1,0 +1,138 @@
+//===- PlanReport.cpp - The JSON report of remat-plan ---------------------===//
+
+#include "PlanOutcome.h"
+
+#include "remat/Support/Locations.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace remat;
+namespace json = llvm::json;
+
+Location PlanOutcome::plannedValueLoc(ValueId value) const {
+  return graph.locOfValue(planned.values[value].origin == kNone
+                              ? value
+                              : planned.values[value].origin);
+}
+
+const std::string &PlanOutcome::plannedValueName(ValueId value) const {
+  ValueId origin = planned.values[value].origin;
+  return graph.program.values[origin == kNone ? value : origin].name;
+}
+
+Operation *PlanOutcome::plannedOp(OpId op) const {
+  OpId origin = planned.ops[op].origin;
+  return graph.ops[origin == kNone ? op : origin];
+}
+
+static json::Value nullable(std::optional<uint64_t> value) {
+  if (!value)
+    return nullptr;
+  return static_cast<int64_t>(*value);
+}
+
+static json::Object peakJson(const PlanOutcome &outcome,
+                             const MemoryProfile &profile, bool planned) {
+  json::Object peak;
+  peak["bytes"] = static_cast<int64_t>(profile.peakBytes);
+  if (profile.peakOp == kNone)
+    return peak;
+  const Program &program = planned ? outcome.planned : outcome.graph.program;
+  Operation *op = planned ? outcome.plannedOp(profile.peakOp)
+                          : outcome.graph.ops[profile.peakOp];
+  peak["op"] = op->getName().getStringRef().str();
+  peak["index"] = static_cast<int64_t>(profile.peakOp);
+  peak["loc"] = formatLoc(op->getLoc());
+  json::Array live;
+  for (ValueId value : profile.liveAt(program, profile.peakOp)) {
+    json::Object entry;
+    entry["value"] = planned ? outcome.plannedValueName(value)
+                             : program.values[value].name;
+    entry["bytes"] = static_cast<int64_t>(program.values[value].bytes);
+    entry["loc"] = formatLoc(planned ? outcome.plannedValueLoc(value)
+                                     : outcome.graph.locOfValue(value));
+    live.push_back(std::move(entry));
+  }
+  peak["live"] = std::move(live);
+  return peak;
+}
+
+json::Object remat::reportGraph(const PlanOutcome &outcome) {
+  const Program &program = outcome.graph.program;
+  json::Object g;
+  g["name"] = outcome.graphName;
+  g["budget"] = outcome.budget ? json::Value(formatBudget(*outcome.budget))
+                               : json::Value(nullptr);
+  g["budget_bytes"] = nullable(outcome.budgetBytes);
+  g["peak_before_bytes"] = static_cast<int64_t>(outcome.before.peakBytes);
+  g["peak_after_bytes"] = static_cast<int64_t>(outcome.after.peakBytes);
+  g["feasible"] = outcome.result.feasible;
+  g["solver"] = outcome.solver;
+  g["solve_ms"] = outcome.solveMs;
+  g["ops"] = static_cast<int64_t>(program.ops.size());
+  g["base_flops"] = static_cast<int64_t>(outcome.baseFlops);
+  g["extra_flops"] = static_cast<int64_t>(outcome.result.extraFlops);
+  g["extra_flops_percent"] =
+      outcome.baseFlops ? 100.0 * outcome.result.extraFlops / outcome.baseFlops
+                        : 0.0;
+
+  // One entry per recomputed value: its cost per recomputation and how
+  // often it is recomputed.
+  llvm::DenseMap<ValueId, std::pair<uint64_t, int64_t>> perValue;
+  std::vector<ValueId> order;
+  for (const Recompute &r : outcome.result.plan.recomputes) {
+    uint64_t flops = 0;
+    for (OpId op : r.chain)
+      flops += program.ops[op].flops;
+    auto [it, inserted] = perValue.try_emplace(r.value, flops, 0);
+    if (inserted)
+      order.push_back(r.value);
+    ++it->second.second;
+  }
+  json::Array recomputed;
+  for (ValueId value : order) {
+    const ValueInfo &info = program.values[value];
+    json::Object entry;
+    entry["value"] = info.name;
+    entry["op"] = outcome.graph.ops[info.def]->getName().getStringRef().str();
+    entry["loc"] = formatLoc(outcome.graph.locOfValue(value));
+    entry["bytes"] = static_cast<int64_t>(info.bytes);
+    entry["flops"] = static_cast<int64_t>(perValue[value].first);
+    entry["times"] = perValue[value].second;
+    recomputed.push_back(std::move(entry));
+  }
+  g["recomputed"] = std::move(recomputed);
+
+  // Kept: the residuals (forward values the backward pass reads) that stay
+  // in memory; without a boundary, the buffers live at the original peak.
+  json::Array kept;
+  auto isKeptCandidate = [&](ValueId value) {
+    const ValueInfo &info = program.values[value];
+    if (info.def == kNone || info.aliasOf != kNone || info.bytes == 0 ||
+        perValue.count(value))
+      return false;
+    const LiveRange &range = outcome.before.ranges[value];
+    if (program.backwardBegin != kNone)
+      return info.def < program.backwardBegin &&
+             range.end != kNone && range.end > program.backwardBegin;
+    return outcome.before.peakOp != kNone &&
+           range.begin <= outcome.before.peakOp &&
+           range.end >= outcome.before.peakOp;
+  };
+  for (ValueId value = 0; value < program.values.size(); ++value) {
+    if (!isKeptCandidate(value))
+      continue;
+    const ValueInfo &info = program.values[value];
+    json::Object entry;
+    entry["value"] = info.name;
+    entry["op"] = outcome.graph.ops[info.def]->getName().getStringRef().str();
+    entry["loc"] = formatLoc(outcome.graph.locOfValue(value));
+    entry["bytes"] = static_cast<int64_t>(info.bytes);
+    kept.push_back(std::move(entry));
+  }
+  g["kept"] = std::move(kept);
+  g["peak_before"] = peakJson(outcome, outcome.before, /*planned=*/false);
+  g["peak"] = peakJson(outcome, outcome.after, /*planned=*/true);
+  return g;
+}

@@ -1,0 +1,64 @@
+//===- Schedule.cpp - Memory-aware reordering of a training step ----------===//
+
+#include "remat/Analysis/ProgramBuilder.h"
+#include "remat/Planning/MemoryProfile.h"
+#include "remat/Planning/Schedule.h"
+#include "remat/Transforms/Passes.h"
+
+namespace remat {
+#define GEN_PASS_DEF_SCHEDULEPASS
+#include "remat/Transforms/Passes.h.inc"
+} // namespace remat
+
+#define DEBUG_TYPE "remat-schedule"
+
+using namespace mlir;
+using namespace remat;
+
+namespace {
+
+struct SchedulePass final : remat::impl::SchedulePassBase<SchedulePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    WalkResult result = getOperation()->walk([&](FunctionOpInterface fn) {
+      if (fn.isExternal())
+        return WalkResult::advance();
+      return failed(scheduleGraph(fn)) ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+
+  LogicalResult scheduleGraph(FunctionOpInterface function) {
+    FailureOr<GraphProgram> graph = buildProgram(function);
+    if (failed(graph))
+      return failure();
+    if (graph->hasRecomputes)
+      return function.emitError("remat-schedule must run before remat-apply: "
+                                "the graph already holds remat.recompute "
+                                "regions");
+
+    const Program &program = graph->program;
+    std::vector<OpId> order = scheduleForMemory(program, countInputs);
+    bool identity = true;
+    for (auto [position, op] : llvm::enumerate(order))
+      identity &= position == op;
+    if (identity)
+      return success();
+
+    uint64_t before = computeMemoryProfile(program, countInputs).peakBytes;
+    uint64_t after =
+        computeMemoryProfile(reorder(program, order), countInputs).peakBytes;
+    Operation *terminator =
+        function.getFunctionBody().front().getTerminator();
+    for (OpId op : order)
+      graph->ops[op]->moveBefore(terminator);
+    ++numReordered;
+    bytesSaved += before - after;
+    return success();
+  }
+};
+
+} // namespace

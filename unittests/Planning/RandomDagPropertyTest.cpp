@@ -1,0 +1,264 @@
+//===- RandomDagPropertyTest.cpp - Properties on random training graphs ---===//
+//
+// Seeded random layered DAGs shaped like training steps: a forward part, a
+// loss, then a backward part that walks the forward ops in reverse and reads
+// their activations. The solvers and the scheduler must keep their promises
+// on every one of them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Planning/MemoryProfile.h"
+#include "remat/Planning/Schedule.h"
+#include "remat/Planning/Solver.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <random>
+
+using namespace remat;
+
+namespace {
+
+constexpr unsigned kNumSeeds = 300;
+
+class GraphGenerator {
+public:
+  explicit GraphGenerator(unsigned seed) : rng(seed) {}
+
+  Program generate() {
+    unsigned numParams = uniform(1, 3);
+    for (unsigned i = 0; i < numParams; ++i)
+      params.push_back(program.addInput(uniform(1, 64), "param"));
+    std::vector<ValueId> layer = {program.addInput(uniform(1, 64), "batch")};
+    std::vector<ValueId> available = params;
+    available.push_back(layer[0]);
+
+    std::vector<OpId> forwardOps;
+    unsigned numLayers = uniform(2, 12);
+    for (unsigned l = 0; l < numLayers; ++l) {
+      std::vector<ValueId> next;
+      unsigned width = uniform(1, 4);
+      for (unsigned w = 0; w < width; ++w) {
+        ValueId main = pick(layer);
+        OpId op;
+        if (chance(10) && program.values[main].def != kNone) {
+          op = program.addOp({main}, {0}, 0, true, "view");
+          program.setAlias(program.ops[op].results[0], main);
+        } else {
+          std::vector<ValueId> operands = {main};
+          if (chance(50))
+            operands.push_back(pick(available));
+          std::vector<uint64_t> results = {uniform(1, 100)};
+          if (chance(10))
+            results.push_back(uniform(1, 100));
+          op = program.addOp(operands, results, uniform(1, 1000), chance(85),
+                             "fwd");
+          decorate(program.ops[op]);
+        }
+        forwardOps.push_back(op);
+        for (ValueId result : program.ops[op].results) {
+          next.push_back(result);
+          available.push_back(result);
+        }
+      }
+      layer = std::move(next);
+    }
+    ValueId grad =
+        program.ops[program.addOp(layer, {4}, 1, true, "loss")].results[0];
+
+    program.backwardBegin = program.ops.size();
+    for (auto it = forwardOps.rbegin(); it != forwardOps.rend(); ++it) {
+      const OpInfo &forward = program.ops[*it];
+      std::vector<ValueId> operands = {grad};
+      for (ValueId operand : forward.operands)
+        if (program.values[operand].def != kNone && chance(80))
+          operands.push_back(operand);
+      if (chance(30))
+        operands.push_back(forward.results[0]);
+      uint64_t bytes = std::max<uint64_t>(
+          1, program.values[program.rootOf(forward.results[0])].bytes);
+      OpId op =
+          program.addOp(operands, {bytes}, uniform(1, 1000), chance(95), "bwd");
+      program.ops[op].ordered = chance(5);
+      grad = program.ops[op].results[0];
+      if (chance(30)) {
+        OpId weightGrad = program.addOp({grad, pick(params)}, {uniform(1, 20)},
+                                        1, true, "wgrad");
+        program.markOutput(program.ops[weightGrad].results[0]);
+      }
+    }
+    program.markOutput(grad);
+    return std::move(program);
+  }
+
+private:
+  uint64_t uniform(uint64_t lo, uint64_t hi) {
+    return lo + rng() % (hi - lo + 1);
+  }
+  bool chance(unsigned percent) { return uniform(1, 100) <= percent; }
+  ValueId pick(const std::vector<ValueId> &values) {
+    return values[uniform(0, values.size() - 1)];
+  }
+  void decorate(OpInfo &op) {
+    if (op.recomputable) {
+      op.mustRecompute = chance(10);
+      op.mustKeep = !op.mustRecompute && chance(5);
+    } else {
+      op.ordered = chance(50);
+    }
+  }
+
+  std::mt19937 rng;
+  Program program;
+  std::vector<ValueId> params;
+};
+
+/// Checks what every solver result must satisfy, whatever the budget.
+void checkResult(const Program &program, const SolverResult &result,
+                 bool countInputs) {
+  ASSERT_EQ(verifyPlan(program, result.plan), "");
+  Program rewritten = materialize(program, result.plan);
+  EXPECT_EQ(computeMemoryProfile(rewritten, countInputs).peakBytes,
+            result.peakBytes);
+
+  uint64_t flops = 0;
+  for (const Recompute &recompute : result.plan.recomputes)
+    for (OpId op : recompute.chain)
+      flops += program.ops[op].flops;
+  EXPECT_EQ(result.extraFlops, flops);
+
+  for (OpId op = 0; op < rewritten.ops.size(); ++op) {
+    for (ValueId operand : rewritten.ops[op].operands) {
+      OpId def = rewritten.values[operand].def;
+      EXPECT_TRUE(def == kNone || def < op);
+    }
+    for (ValueId res : rewritten.ops[op].results)
+      EXPECT_EQ(rewritten.values[res].def, op);
+  }
+}
+
+/// Checks that no forward buffer of a mustRecompute op (the generator's views
+/// are all recomputable and its chains short, so the solver can always
+/// comply) is still live when the backward part starts.
+void checkNotSaveable(const Program &program, const SolverResult &result,
+                      bool countInputs) {
+  Program rewritten = materialize(program, result.plan);
+  MemoryProfile profile = computeMemoryProfile(rewritten, countInputs);
+  for (OpId op = 0; op < program.backwardBegin; ++op) {
+    const OpInfo &info = program.ops[op];
+    if (!info.recomputable || !info.mustRecompute || info.mustKeep)
+      continue;
+    for (ValueId v : info.results)
+      EXPECT_LT(profile.ranges[v].end, rewritten.backwardBegin);
+  }
+}
+
+TEST(RandomDagPropertyTest, GreedyMeetsEveryReachableBudget) {
+  std::unique_ptr<Solver> greedy = createSolver("greedy");
+  std::mt19937 budgets(12345);
+  unsigned recomputedSeeds = 0;
+  for (unsigned seed = 0; seed < kNumSeeds; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    Program program = GraphGenerator(seed).generate();
+    bool countInputs = seed % 2;
+    uint64_t originalPeak =
+        computeMemoryProfile(program, countInputs).peakBytes;
+
+    SolverOptions minimize;
+    minimize.minimize = true;
+    minimize.countInputs = countInputs;
+    SolverResult constrained = greedy->solve(program, SolverOptions());
+    checkResult(program, constrained, false);
+    checkNotSaveable(program, constrained, false);
+    SolverResult least = greedy->solve(program, minimize);
+    checkResult(program, least, countInputs);
+    checkNotSaveable(program, least, countInputs);
+    EXPECT_TRUE(least.feasible);
+    if (!least.plan.recomputes.empty())
+      ++recomputedSeeds;
+
+    uint64_t lo = std::min(least.peakBytes, originalPeak);
+    for (unsigned i = 0; i < 4; ++i) {
+      uint64_t budget = lo + budgets() % (originalPeak - lo + 1);
+      SCOPED_TRACE("budget " + std::to_string(budget));
+      SolverOptions options;
+      options.budgetBytes = budget;
+      options.countInputs = countInputs;
+      SolverResult result = greedy->solve(program, options);
+      checkResult(program, result, countInputs);
+      checkNotSaveable(program, result, countInputs);
+      if (result.feasible) {
+        EXPECT_LE(result.peakBytes, budget);
+      }
+      // A budget run follows the minimizing run until the budget holds.
+      if (budget >= least.peakBytes) {
+        EXPECT_TRUE(result.feasible);
+      }
+    }
+
+    if (least.peakBytes > 0) {
+      SolverOptions options;
+      options.budgetBytes = least.peakBytes - 1;
+      options.countInputs = countInputs;
+      SolverResult result = greedy->solve(program, options);
+      checkResult(program, result, countInputs);
+      EXPECT_FALSE(result.feasible);
+      EXPECT_EQ(result.peakBytes, least.peakBytes);
+    }
+  }
+  // The generator must exercise the solver, not only the trivial path.
+  EXPECT_GT(recomputedSeeds, kNumSeeds / 4);
+}
+
+TEST(RandomDagPropertyTest, NoneSolverReportsTheOriginalPeak) {
+  std::unique_ptr<Solver> none = createSolver("none");
+  for (unsigned seed = 0; seed < kNumSeeds; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    Program program = GraphGenerator(seed).generate();
+    SolverResult result = none->solve(program, SolverOptions());
+    EXPECT_TRUE(result.plan.recomputes.empty());
+    EXPECT_EQ(result.peakBytes, computeMemoryProfile(program, false).peakBytes);
+  }
+}
+
+TEST(RandomDagPropertyTest, ScheduleIsAValidOrderThatNeverRaisesThePeak) {
+  unsigned improved = 0;
+  for (unsigned seed = 0; seed < kNumSeeds; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    Program program = GraphGenerator(seed).generate();
+    bool countInputs = seed % 2;
+    std::vector<OpId> order = scheduleForMemory(program, countInputs);
+
+    std::vector<OpId> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    for (OpId op = 0; op < sorted.size(); ++op)
+      ASSERT_EQ(sorted[op], op);
+    ASSERT_EQ(sorted.size(), program.ops.size());
+
+    Program scheduled = reorder(program, order);
+    OpId lastOrdered = kNone;
+    for (OpId position = 0; position < order.size(); ++position) {
+      OpId op = order[position];
+      for (ValueId operand : scheduled.ops[position].operands) {
+        OpId def = scheduled.values[operand].def;
+        EXPECT_TRUE(def == kNone || def < position);
+      }
+      EXPECT_EQ(op < program.backwardBegin, position < program.backwardBegin);
+      if (program.ops[op].ordered) {
+        EXPECT_TRUE(lastOrdered == kNone || lastOrdered < op);
+        lastOrdered = op;
+      }
+    }
+    EXPECT_EQ(scheduled.backwardBegin, program.backwardBegin);
+
+    uint64_t before = computeMemoryProfile(program, countInputs).peakBytes;
+    uint64_t after = computeMemoryProfile(scheduled, countInputs).peakBytes;
+    EXPECT_LE(after, before);
+    if (after < before)
+      ++improved;
+  }
+  EXPECT_GT(improved, 0u);
+}
+
+} // namespace
