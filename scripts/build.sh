@@ -19,4 +19,4 @@ if [ ! -f build/build.ninja ]; then
 fi
 ninja -C build -j"${REMAT_JOBS:-2}" | grep -v '^\[' || true
 test "${PIPESTATUS[0]}" -eq 0
-cmake --install build >/dev/null
+cmake --install build --prefix "$root/build/install" >/dev/null

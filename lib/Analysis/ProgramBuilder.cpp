@@ -218,9 +218,9 @@ void nameValues(FunctionOpInterface function, GraphProgram &graph,
 FailureOr<GraphProgram> remat::buildProgram(FunctionOpInterface function) {
   Region &body = function.getFunctionBody();
   if (body.empty())
-    return function.emitError("has no body to plan");
+    return mlir::emitError(function.getLoc(), "has no body to plan");
   if (!body.hasOneBlock())
-    return function.emitError("the planner needs a single-block body; "
+    return mlir::emitError(function.getLoc(), "the planner needs a single-block body; "
                               "program order is the schedule");
   GraphProgram graph;
   ProgramAssembler builder(graph);

@@ -191,13 +191,13 @@ struct ApplyPass final : remat::impl::ApplyPassBase<ApplyPass> {
     if (failed(graph))
       return failure();
     if (graph->hasRecomputes)
-      return function.emitError("remat.plan found on a graph that is already "
+      return mlir::emitError(function.getLoc(), "remat.plan found on a graph that is already "
                                 "rematerialized");
     std::string error;
     std::optional<DecodedPlan> decoded =
         decodePlan(planAttr, graph->program, error);
     if (!decoded)
-      return function.emitError(error);
+      return mlir::emitError(function.getLoc(), error);
 
     PlanRewriter rewriter(*graph, function.getFunctionBody().front());
     rewriter.apply(decoded->plan);
@@ -211,7 +211,7 @@ struct ApplyPass final : remat::impl::ApplyPassBase<ApplyPass> {
         computeMemoryProfile(rewritten->program, decoded->countInputs)
             .peakBytes;
     if (peak != decoded->predictedPeak)
-      return function.emitError("the rewritten graph peaks at ")
+      return mlir::emitError(function.getLoc(), "the rewritten graph peaks at ")
              << peak << " bytes, but the plan predicted "
              << decoded->predictedPeak << " bytes";
     return success();

@@ -54,26 +54,26 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
       std::string error;
       budgetOption = parseBudget(budget, error);
       if (!budgetOption)
-        return module.emitError("invalid budget option '")
+        return mlir::emitError(module.getLoc(), "invalid budget option '")
                << budget << "': " << error;
     }
     if (!createSolver(solver))
-      return module.emitError("unknown solver '")
+      return mlir::emitError(module.getLoc(), "unknown solver '")
              << solver << "'; available: " << availableSolvers();
     if (!policy.empty()) {
       graphPolicy = symbolizeSavePolicy(policy);
       if (!graphPolicy)
-        return module.emitError("unknown policy '")
+        return mlir::emitError(module.getLoc(), "unknown policy '")
                << policy
                << "'; expected everything_saveable, nothing_saveable, "
                   "dots_saveable, dots_with_no_batch_dims_saveable, "
                   "save_only_these_names or save_any_names_but_these";
       if (isNamePolicy(*graphPolicy) && names.empty())
-        return module.emitError("policy '")
+        return mlir::emitError(module.getLoc(), "policy '")
                << policy << "' needs names=... (remat.name tags)";
     }
     if (!names.empty() && !(graphPolicy && isNamePolicy(*graphPolicy)))
-      return module.emitError(
+      return mlir::emitError(module.getLoc(), 
           "names=... only applies with policy=save_only_these_names or "
           "policy=save_any_names_but_these");
     for (const std::string &name : names)
@@ -172,7 +172,8 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
                            .count();
     outcome->budgetBytes =
         options.minimize ? outcome->result.peakBytes : options.budgetBytes;
-    outcome->planned = materialize(program, outcome->result.plan);
+    outcome->planned = materialize(program, outcome->result.plan,
+                                   outcome->plannedLayout);
     outcome->after = computeMemoryProfile(outcome->planned, countInputs);
 
     if (!outcome->result.feasible && failed(reportInfeasible(function,
@@ -215,7 +216,7 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
   LogicalResult reportInfeasible(FunctionOpInterface function,
                                  const PlanOutcome &outcome) {
     InFlightDiagnostic diag =
-        bestEffort ? function.emitWarning() : function.emitError();
+        bestEffort ? function.emitWarning() : mlir::emitError(function.getLoc());
     diag << "budget of " << formatBytes(*outcome.budgetBytes) << " for @"
          << outcome.graphName << " cannot be met: the smallest peak solver '"
          << outcome.solver << "' reached is "
@@ -224,7 +225,11 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     if (outcome.after.peakOp != kNone) {
       Operation *peakOp = outcome.plannedOp(outcome.after.peakOp);
       diag.attachNote(peakOp->getLoc())
-          << "the peak is at this '" << peakOp->getName() << "'";
+          << "the peak is at "
+          << (outcome.isRecomputedOp(outcome.after.peakOp)
+                  ? "a recomputed copy of "
+                  : "")
+          << "this '" << peakOp->getName() << "'";
       std::vector<ValueId> live =
           outcome.after.liveAt(outcome.planned, outcome.after.peakOp);
       for (size_t i = 0; i < std::min<size_t>(live.size(), 5); ++i)

@@ -10,6 +10,7 @@
 
 #include "remat/Analysis/ProgramBuilder.h"
 #include "remat/Planning/MemoryProfile.h"
+#include "remat/Planning/Plan.h"
 #include "remat/Planning/Solver.h"
 #include "remat/Support/Budget.h"
 
@@ -32,6 +33,7 @@ struct PlanOutcome {
   SolverResult result;
   /// The program after the plan (materialize(graph.program, result.plan)).
   Program planned;
+  MaterializeMap plannedLayout;
   MemoryProfile before;
   MemoryProfile after;
   uint64_t baseFlops = 0;
@@ -41,6 +43,8 @@ struct PlanOutcome {
   mlir::Location plannedValueLoc(ValueId value) const;
   const std::string &plannedValueName(ValueId value) const;
   mlir::Operation *plannedOp(OpId op) const;
+  /// Whether an op of the planned program is a recomputed copy.
+  bool isRecomputedOp(OpId op) const { return plannedLayout.isCopy[op]; }
 };
 
 /// The JSON report entry of one graph (docs/reports.md).

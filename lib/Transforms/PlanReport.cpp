@@ -43,6 +43,7 @@ static json::Object peakJson(const PlanOutcome &outcome,
                           : outcome.graph.ops[profile.peakOp];
   peak["op"] = op->getName().getStringRef().str();
   peak["index"] = static_cast<int64_t>(profile.peakOp);
+  peak["recomputed"] = planned && outcome.isRecomputedOp(profile.peakOp);
   peak["loc"] = formatLoc(op->getLoc());
   json::Array live;
   for (ValueId value : profile.liveAt(program, profile.peakOp)) {

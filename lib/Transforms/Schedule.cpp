@@ -36,7 +36,7 @@ struct SchedulePass final : remat::impl::SchedulePassBase<SchedulePass> {
     if (failed(graph))
       return failure();
     if (graph->hasRecomputes)
-      return function.emitError("remat-schedule must run before remat-apply: "
+      return mlir::emitError(function.getLoc(), "remat-schedule must run before remat-apply: "
                                 "the graph already holds remat.recompute "
                                 "regions");
 

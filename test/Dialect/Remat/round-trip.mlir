@@ -31,8 +31,10 @@ remat.graph @no_results() {
 
 // Every budget form, and its canonical spelling.
 // CHECK-LABEL: func.func @budgets
-// CHECK-SAME: b0 = #remat.budget<67108864>
+// CHECK-SAME: b0 = #remat.budget<67108865>
 // CHECK-SAME: b1 = #remat.budget<64MiB>
+// CHECK-SAME: b10 = #remat.budget<0>
+// CHECK-SAME: b11 = #remat.budget<2TiB>
 // CHECK-SAME: b2 = #remat.budget<1536MiB>
 // CHECK-SAME: b3 = #remat.budget<0.5>
 // CHECK-SAME: b4 = #remat.budget<min>
@@ -41,8 +43,6 @@ remat.graph @no_results() {
 // CHECK-SAME: b7 = #remat.budget<1GiB>
 // CHECK-SAME: b8 = #remat.budget<1.0>
 // CHECK-SAME: b9 = #remat.budget<100>
-// CHECK-SAME: b10 = #remat.budget<0>
-// CHECK-SAME: b11 = #remat.budget<2TiB>
 func.func @budgets() attributes {
     b0 = #remat.budget<67108865>, b1 = #remat.budget<64MiB>,
     b2 = #remat.budget<1.5GiB>, b3 = #remat.budget<0.5>,
