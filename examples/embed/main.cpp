@@ -42,9 +42,9 @@ int main() {
   if (!module)
     return 1;
 
-  mlir::PassManager pm(&context);
+  auto pm = mlir::PassManager::on<mlir::ModuleOp>(&context);
   if (mlir::failed(mlir::parsePassPipeline(
-          "builtin.module(remat-pipeline{budget=0.75})", pm, llvm::errs())))
+          "remat-pipeline{budget=0.75}", pm, llvm::errs())))
     return 1;
   if (mlir::failed(pm.run(*module)))
     return 1;
