@@ -77,7 +77,7 @@ public:
   LogicalResult addInput(BlockArgument arg) {
     std::optional<uint64_t> bytes = bytesOfType(arg.getType());
     if (!bytes)
-      return unsized(arg.getOwner()->getParentOp(), arg.getType(),
+      return unsized(arg.getLoc(), arg.getType(),
                      "argument #" + std::to_string(arg.getArgNumber()));
     ValueId id = graph.program.addInput(*bytes);
     record(arg, id);
@@ -106,7 +106,7 @@ public:
     for (OpResult result : op->getResults()) {
       std::optional<uint64_t> bytes = bytesOfType(result.getType());
       if (!bytes)
-        return unsized(op, result.getType(),
+        return unsized(op->getLoc(), result.getType(),
                        "result #" + std::to_string(result.getResultNumber()));
       resultBytes.push_back(isGlobalConstant(op) ? 0 : *bytes);
     }
@@ -183,8 +183,8 @@ private:
     graph.values[id] = value;
   }
 
-  LogicalResult unsized(Operation *op, Type type, const std::string &what) {
-    return op->emitError("the memory model needs static shapes: ")
+  LogicalResult unsized(Location loc, Type type, const std::string &what) {
+    return mlir::emitError(loc, "the memory model needs static shapes: ")
            << what << " has type " << type
            << " whose size is not known at compile time";
   }

@@ -91,14 +91,14 @@ private:
     llvm::SmallDenseSet<Operation *> seenConstants;
     for (OpId op : r.chain)
       for (Value v : readsOf(graph.ops[op])) {
+        if (!graph.valueIds.count(v) || inChain(idOf(v)))
+          continue;
         Operation *def = v.getDefiningOp();
         if (def && def->hasTrait<OpTrait::ConstantLike>()) {
           if (seenConstants.insert(def).second)
             constants.push_back(def);
           continue;
         }
-        if (!graph.valueIds.count(v) || inChain(idOf(v)))
-          continue;
         externals.insert(idOf(v));
       }
 

@@ -1,0 +1,23 @@
+// Bad options are diagnosed before any graph is touched, with a non-zero
+// exit and nothing written.
+// RUN: not remat-opt %s --remat-plan="budget=lots" 2>&1 | FileCheck %s --check-prefix=BUDGET
+// RUN: not remat-opt %s --remat-plan="budget=-3MiB" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not remat-opt %s --remat-plan="budget=1.5" 2>&1 | FileCheck %s --check-prefix=FRACTION
+// RUN: not remat-opt %s --remat-plan="solver=magic" 2>&1 | FileCheck %s --check-prefix=SOLVER
+// RUN: not remat-opt %s --remat-plan="policy=save_all" 2>&1 | FileCheck %s --check-prefix=POLICY
+// RUN: not remat-opt %s --remat-plan="policy=save_only_these_names" 2>&1 | FileCheck %s --check-prefix=NONAMES
+// RUN: not remat-opt %s --remat-plan="names=a,b" 2>&1 | FileCheck %s --check-prefix=STRAYNAMES
+// RUN: rm -f %t.json && not remat-opt %s --remat-plan="budget=lots report=%t.json" 2>&1 && not test -e %t.json
+
+// BUDGET: error: invalid budget option 'lots': malformed budget 'lots'
+// NEGATIVE: error: invalid budget option '-3MiB': budget must not be negative
+// FRACTION: error: invalid budget option '1.5': a budget fraction must be in (0, 1]
+// SOLVER: error: unknown solver 'magic'; available: greedy,none
+// POLICY: error: unknown policy 'save_all'
+// NONAMES: error: policy 'save_only_these_names' needs names=... (remat.name tags)
+// STRAYNAMES: error: names=... only applies with policy=save_only_these_names or policy=save_any_names_but_these
+
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %a = tosa.tanh %x : (tensor<4xf32>) -> tensor<4xf32>
+  return %a : tensor<4xf32>
+}

@@ -1,0 +1,55 @@
+// RUN: remat-opt %s --remat-pipeline="budget=56KiB report=%t.json timeline=%t.svg" -o /dev/null
+// RUN: FileCheck %s --input-file=%t.json
+// RUN: FileCheck %s --input-file=%t.svg --check-prefix=SVG
+// RUN: remat-opt %s --remat-pipeline="budget=56KiB" --remarks-filter=remat -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+
+// CHECK:      "graphs": [
+// CHECK:        "base_flops": 28736,
+// CHECK:        "budget": "56KiB",
+// CHECK-NEXT:   "budget_bytes": 57344,
+// CHECK:        "extra_flops": 4096,
+// CHECK:        "feasible": true,
+// CHECK:        "kept": [
+// CHECK:        "name": "broadcast_concat",
+// CHECK:        "peak": {
+// CHECK-NEXT:     "bytes": 49152,
+// CHECK:          "live": [
+// CHECK:            "bytes": 16384,
+// CHECK-NEXT:       "loc": "{{.*}}report.mlir:
+// CHECK:          "op": "tosa.add",
+// CHECK:        "peak_after_bytes": 49152,
+// CHECK-NEXT:   "peak_before": {
+// CHECK:        "peak_before_bytes": 65536,
+// CHECK:        "recomputed": [
+// CHECK-NEXT:     {
+// CHECK-NEXT:       "bytes": 16384,
+// CHECK-NEXT:       "flops": 4096,
+// CHECK-NEXT:       "loc": "{{.*}}report.mlir:[[#TILE:]]:{{[0-9]+}}",
+// CHECK-NEXT:       "op": "tosa.tile",
+// CHECK-NEXT:       "times": 1,
+// CHECK-NEXT:       "value": "%1"
+// CHECK:        "solve_ms":
+// CHECK:        "solver": "greedy"
+
+// SVG: <svg xmlns='http://www.w3.org/2000/svg'
+// SVG: @broadcast_concat: peak 64.0 KiB → 48.0 KiB (budget 56.0 KiB)
+// SVG: <polyline fill='none' stroke='#9a9a9a'
+// SVG: <polyline fill='none' stroke='#1f5fbf'
+// SVG: budget 56.0 KiB
+// SVG: at the peak:
+// SVG: </svg>
+
+// REMARK: remark: [Passed] Recompute | Category:remat | Function=broadcast_concat | Remark="recompute %1 (16384 bytes) before 'tosa.concat'
+// REMARK: remark: [Analysis] Peak | Category:remat | Function=broadcast_concat | Remark="peak 49152 bytes (before: 65536)
+remat.graph @broadcast_concat(%p: tensor<1x64xf32>, %x: tensor<64x64xf32>) -> tensor<65x64xf32> {
+  %m = tosa.const_shape {values = dense<[64, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %bc = tosa.tile %p, %m : (tensor<1x64xf32>, !tosa.shape<2>) -> tensor<64x64xf32>
+  %u = tosa.add %bc, %x : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %v = tosa.tanh %u : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %w = tosa.exp %v : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %y = tosa.add %v, %w : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %s = tosa.reduce_sum %y {axis = 0 : i32} : (tensor<64x64xf32>) -> tensor<1x64xf32>
+  remat.backward
+  %cat = tosa.concat %bc, %s {axis = 0 : i32} : (tensor<64x64xf32>, tensor<1x64xf32>) -> tensor<65x64xf32>
+  remat.return %cat : tensor<65x64xf32>
+}
