@@ -210,6 +210,20 @@ std::string remat::formatBytes(uint64_t bytes) {
   return s;
 }
 
+std::string remat::formatBytesShort(uint64_t bytes) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (bytes >= (1ull << 30))
+    os << llvm::format("%.1f GiB", bytes / double(1ull << 30));
+  else if (bytes >= (1ull << 20))
+    os << llvm::format("%.1f MiB", bytes / double(1ull << 20));
+  else if (bytes >= (1ull << 10))
+    os << llvm::format("%.1f KiB", bytes / double(1ull << 10));
+  else
+    os << bytes << " B";
+  return s;
+}
+
 std::optional<uint64_t> remat::denseBytes(uint64_t numElements,
                                           uint64_t bitWidth) {
   std::optional<uint64_t> bits = llvm::checkedMulUnsigned(numElements, bitWidth);

@@ -25,6 +25,7 @@ void remat::buildRematPipeline(OpPassManager &pm,
   plan.bestEffort = options.bestEffort;
   plan.reportPath = options.report;
   plan.timelinePath = options.timeline;
+  plan.summary = options.summary;
   pm.addPass(createPlanPass(plan));
   pm.addPass(createApplyPass());
 }
@@ -65,6 +66,10 @@ struct RematPipelineCLOptions
                              llvm::cl::desc("JSON report path")};
   Option<std::string> timeline{*this, "timeline",
                                llvm::cl::desc("SVG memory timeline path")};
+  Option<bool> summary{
+      *this, "summary",
+      llvm::cl::desc("Print a summary of each graph's plan to stderr"),
+      llvm::cl::init(false)};
 
   RematPipelineOptions toOptions() const {
     RematPipelineOptions options;
@@ -78,6 +83,7 @@ struct RematPipelineCLOptions
     options.schedule = schedule;
     options.report = report;
     options.timeline = timeline;
+    options.summary = summary;
     return options;
   }
 };

@@ -183,6 +183,8 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
       function->setAttr(kPlanAttrName,
                         encodePlan(function.getContext(), *outcome));
     emitRemarks(function, *outcome);
+    if (summary)
+      printSummary(llvm::errs(), *outcome);
 
     ++numGraphs;
     numRecomputed += outcome->result.plan.recomputes.size();

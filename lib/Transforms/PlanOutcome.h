@@ -50,6 +50,10 @@ struct PlanOutcome {
 /// The JSON report entry of one graph (docs/reports.md).
 llvm::json::Object reportGraph(const PlanOutcome &outcome);
 
+/// A few lines for people: peak before and after, the budget, extra FLOPs,
+/// what is recomputed, and what is live at the final peak.
+void printSummary(llvm::raw_ostream &os, const PlanOutcome &outcome);
+
 /// An SVG picture of live bytes over program order, before and after, for
 /// every graph: budget line, peaks, and the largest tensors at the peak.
 std::string renderTimelineSvg(llvm::ArrayRef<const PlanOutcome *> outcomes);

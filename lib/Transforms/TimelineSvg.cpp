@@ -9,7 +9,7 @@
 
 #include "PlanOutcome.h"
 
-#include "remat/Support/Locations.h"
+#include "remat/Support/Budget.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -35,20 +35,6 @@ std::string escape(llvm::StringRef text) {
     }
   }
   return out;
-}
-
-std::string shortBytes(uint64_t bytes) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  if (bytes >= (1ull << 30))
-    os << llvm::format("%.1f GiB", bytes / double(1ull << 30));
-  else if (bytes >= (1ull << 20))
-    os << llvm::format("%.1f MiB", bytes / double(1ull << 20));
-  else if (bytes >= (1ull << 10))
-    os << llvm::format("%.1f KiB", bytes / double(1ull << 10));
-  else
-    os << bytes << " B";
-  return s;
 }
 
 class Panel {
@@ -89,7 +75,7 @@ public:
       os << llvm::format("<text x='%.1f' y='%.1f' font-size='11' "
                          "text-anchor='end'>",
                          kLeft - 6, y(bytes) + 4)
-         << shortBytes(bytes) << "</text>\n";
+         << formatBytesShort(bytes) << "</text>\n";
     }
     os << llvm::format("<text x='%.1f' y='%.1f' font-size='11' "
                        "text-anchor='middle'>program order (%zu ops before "
@@ -139,10 +125,10 @@ std::string remat::renderTimelineSvg(
                        "font-weight='bold'>",
                        kLeft, y0 + 22)
        << "@" << escape(outcome->graphName) << ": peak "
-       << shortBytes(outcome->before.peakBytes) << " \u2192 "
-       << shortBytes(outcome->after.peakBytes);
+       << formatBytesShort(outcome->before.peakBytes) << " \u2192 "
+       << formatBytesShort(outcome->after.peakBytes);
     if (outcome->budgetBytes)
-      os << " (budget " << shortBytes(*outcome->budgetBytes) << ")";
+      os << " (budget " << formatBytesShort(*outcome->budgetBytes) << ")";
     os << ", +" << llvm::format("%.1f", outcome->baseFlops
                                             ? 100.0 *
                                                   outcome->result.extraFlops /
@@ -154,7 +140,7 @@ std::string remat::renderTimelineSvg(
     panel.steps(outcome->after.liveBytes, "#1f5fbf", 2);
     if (outcome->budgetBytes)
       panel.hline(*outcome->budgetBytes, "#d62728",
-                  "budget " + shortBytes(*outcome->budgetBytes));
+                  "budget " + formatBytesShort(*outcome->budgetBytes));
     if (outcome->before.peakOp != kNone)
       panel.marker(outcome->before.peakOp, outcome->before.liveBytes.size(),
                    outcome->before.peakBytes, "#9a9a9a");
@@ -182,7 +168,7 @@ std::string remat::renderTimelineSvg(
       os << llvm::format("<text x='%.1f' y='%.1f' font-size='11'>",
                          lx, ly + 16 * (i + 1))
          << escape(outcome->plannedValueName(value)) << "  "
-         << shortBytes(outcome->planned.values[value].bytes) << "</text>\n";
+         << formatBytesShort(outcome->planned.values[value].bytes) << "</text>\n";
     }
   }
   os << "</svg>\n";

@@ -60,6 +60,9 @@ std::string formatBudget(const Budget &budget);
 /// A human-readable size for messages ("1.50 MiB (1572864 bytes)").
 std::string formatBytes(uint64_t bytes);
 
+/// A short size for tables and pictures ("1.5 MiB", "300 B").
+std::string formatBytesShort(uint64_t bytes);
+
 /// Bytes of a dense array of `numElements` elements of `bitWidth` bits each,
 /// rounded up to whole bytes; std::nullopt on overflow.
 std::optional<uint64_t> denseBytes(uint64_t numElements, uint64_t bitWidth);

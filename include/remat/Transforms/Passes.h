@@ -31,6 +31,7 @@ struct RematPipelineOptions {
   bool schedule = true;
   std::string report;
   std::string timeline;
+  bool summary = false;
 };
 
 /// Adds the remat pipeline to a module-level pass manager.

@@ -132,7 +132,9 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
     Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
            "Write a JSON report of every decision to this file">,
     Option<"timelinePath", "timeline", "std::string", /*default=*/"\"\"",
-           "Write an SVG memory timeline (before/after) to this file">
+           "Write an SVG memory timeline (before/after) to this file">,
+    Option<"summary", "summary", "bool", /*default=*/"false",
+           "Print a human-readable summary of each graph's plan to stderr">
   ];
   let statistics = [
     Statistic<"numGraphs", "graphs", "Graphs planned">,

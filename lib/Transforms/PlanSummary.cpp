@@ -1,0 +1,67 @@
+//===- PlanSummary.cpp - A plan in a few lines for people -----------------===//
+
+#include "PlanOutcome.h"
+
+#include "remat/Support/Budget.h"
+#include "remat/Support/Locations.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace remat;
+
+void remat::printSummary(llvm::raw_ostream &os, const PlanOutcome &outcome) {
+  const Program &program = outcome.graph.program;
+  double extraPercent =
+      outcome.baseFlops ? 100.0 * outcome.result.extraFlops / outcome.baseFlops
+                        : 0.0;
+  os << "@" << outcome.graphName << " (" << program.ops.size() << " ops)\n";
+  os << "  peak     " << formatBytesShort(outcome.before.peakBytes) << " -> "
+     << formatBytesShort(outcome.after.peakBytes);
+  if (outcome.before.peakBytes)
+    os << llvm::format("  (%.1f%% of the original)",
+                       100.0 * outcome.after.peakBytes /
+                           outcome.before.peakBytes);
+  os << "\n  budget   ";
+  if (outcome.budget)
+    os << formatBudget(*outcome.budget) << " = "
+       << formatBytesShort(*outcome.budgetBytes)
+       << (outcome.result.feasible ? ", met" : ", NOT met");
+  else
+    os << "none (policies only)";
+  os << "\n  cost     +" << outcome.result.extraFlops << " FLOPs"
+     << llvm::format(" (+%.1f%%)", extraPercent) << ", solver "
+     << outcome.solver << llvm::format(", planned in %.1f ms", outcome.solveMs)
+     << "\n";
+
+  // Each recomputed value once, with how often it is recomputed.
+  llvm::DenseMap<ValueId, unsigned> times;
+  std::vector<ValueId> order;
+  for (const Recompute &r : outcome.result.plan.recomputes)
+    if (times[r.value]++ == 0)
+      order.push_back(r.value);
+  os << "  recompute " << order.size() << " value(s)"
+     << (order.empty() ? "\n" : ":\n");
+  for (ValueId value : order) {
+    const ValueInfo &info = program.values[value];
+    os << "    " << llvm::left_justify(info.name, 16) << " "
+       << llvm::right_justify(formatBytesShort(info.bytes), 10) << "  "
+       << outcome.graph.ops[info.def]->getName() << " at "
+       << formatLoc(outcome.graph.locOfValue(value));
+    if (times[value] > 1)
+      os << " (x" << times[value] << ")";
+    os << "\n";
+  }
+  if (outcome.after.peakOp == kNone)
+    return;
+  os << "  peak at " << outcome.plannedOp(outcome.after.peakOp)->getName()
+     << " (" << formatLoc(outcome.plannedOp(outcome.after.peakOp)->getLoc())
+     << "), largest live:";
+  std::vector<ValueId> live =
+      outcome.after.liveAt(outcome.planned, outcome.after.peakOp);
+  for (size_t i = 0; i < std::min<size_t>(live.size(), 4); ++i)
+    os << (i ? ", " : " ") << outcome.plannedValueName(live[i]) << " "
+       << formatBytesShort(outcome.planned.values[live[i]].bytes);
+  os << "\n";
+}
