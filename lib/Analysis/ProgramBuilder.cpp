@@ -14,6 +14,7 @@
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace remat;
@@ -36,6 +37,9 @@ std::optional<uint64_t> remat::bytesOfType(Type type) {
     bits = 2 * complex.getElementType().getIntOrFloatBitWidth();
   else
     return std::nullopt;
+  // Buffers store each element in whole bytes (an i1 takes one), as the
+  // lowering to LLVM lays memrefs out.
+  bits = llvm::alignTo(bits, 8);
   std::optional<uint64_t> count = staticElementCount(ranked.getShape());
   if (!count)
     return std::nullopt;
@@ -61,6 +65,56 @@ static std::optional<Value> aliasedOperand(Operation *op, unsigned index) {
     if (dps.hasPureTensorSemantics() && index < dps.getNumDpsInits())
       return dps.getDpsInitOperand(index)->get();
   return std::nullopt;
+}
+
+/// Bytes of a tensor of `shape` with `type`'s element type.
+static uint64_t bytesOfShape(RankedTensorType type, ArrayRef<int64_t> shape) {
+  return bytesOfType(RankedTensorType::get(shape, type.getElementType()))
+      .value_or(0);
+}
+
+/// Bytes of `input` padded by `pad` ((before, after) per spatial dimension of
+/// an N...C tensor), or 0 when there is no padding.
+static uint64_t paddedBytes(Value input, ArrayRef<int64_t> pad) {
+  auto type = dyn_cast<RankedTensorType>(input.getType());
+  if (!type || !type.hasStaticShape() ||
+      llvm::all_of(pad, [](int64_t p) { return p == 0; }) ||
+      type.getRank() < static_cast<int64_t>(pad.size() / 2) + 2)
+    return 0;
+  SmallVector<int64_t> shape(type.getShape());
+  for (size_t i = 0; i < pad.size() / 2; ++i)
+    shape[1 + i] += pad[2 * i] + pad[2 * i + 1];
+  return bytesOfShape(type, shape);
+}
+
+/// Bytes the lowering (tosa-to-linalg-named, one-shot bufferization)
+/// allocates for `op` beyond its results and frees right after it: the
+/// padded copy of a convolution's or a pooling's input (tensor.pad), a
+/// pooling's window tensor, and an average pooling's accumulator.
+static uint64_t scratchBytesOf(Operation *op) {
+  if (auto conv = dyn_cast<tosa::Conv2DOp>(op))
+    return paddedBytes(conv.getInput(), conv.getPad());
+  if (auto conv = dyn_cast<tosa::Conv3DOp>(op))
+    return paddedBytes(conv.getInput(), conv.getPad());
+  if (auto conv = dyn_cast<tosa::DepthwiseConv2DOp>(op))
+    return paddedBytes(conv.getInput(), conv.getPad());
+  auto windowBytes = [](Value input, ArrayRef<int64_t> kernel) {
+    auto type = cast<RankedTensorType>(input.getType());
+    return bytesOfShape(type, kernel);
+  };
+  if (auto pool = dyn_cast<tosa::MaxPool2dOp>(op))
+    return paddedBytes(pool.getInput(), pool.getPad()) +
+           windowBytes(pool.getInput(), pool.getKernel());
+  if (auto pool = dyn_cast<tosa::AvgPool2dOp>(op)) {
+    auto result = cast<RankedTensorType>(pool.getType());
+    uint64_t accumulator =
+        bytesOfType(RankedTensorType::get(result.getShape(),
+                                          pool.getAccType()))
+            .value_or(0);
+    return paddedBytes(pool.getInput(), pool.getPad()) +
+           windowBytes(pool.getInput(), pool.getKernel()) + accumulator;
+  }
+  return 0;
 }
 
 /// Constants bufferize to read-only globals: no allocation while running.
@@ -123,6 +177,7 @@ public:
     OpInfo &info = graph.program.ops[id];
     info.ordered = isa<BackwardOp>(op) || !isMemoryEffectFree(op);
     info.mustKeep = op->hasAttr(kNeverAttrName);
+    info.scratchBytes = scratchBytesOf(op);
     if (auto save = op->getAttrOfType<BoolAttr>(kSaveAttrName))
       info.mustRecompute = recomputable && !save.getValue();
     if (isa<BackwardOp>(op) && graph.program.backwardBegin == kNone)
@@ -141,17 +196,15 @@ public:
   }
 
 private:
-  /// A tag is the tagged value under another name: sharing its id keeps the
-  /// value recomputable (a view would pin its buffer) and makes uses of the
-  /// tag uses of the value. The tag itself reads the value where it stands.
+  /// A tag is the tagged value under another name, not an op: sharing its id
+  /// keeps the value recomputable (a view would pin its buffer) and makes
+  /// uses of the tag uses of the value, while the tag itself reads nothing
+  /// (lowering erases it).
   LogicalResult addTag(NameOp tag) {
     auto it = graph.valueIds.find(tag.getInput());
     if (it == graph.valueIds.end())
       return success();
     ValueId value = it->second;
-    graph.program.addOp({value}, {}, 0, /*recomputable=*/false,
-                        tag->getName().getStringRef().str());
-    graph.ops.push_back(tag);
     graph.valueIds[tag.getResult()] = value;
     std::string &name = tagNames[value];
     name += (name.empty() ? "" : ",") + ("\"" + tag.getTag().str() + "\"");

@@ -81,7 +81,8 @@ MemoryProfile remat::computeMemoryProfile(const Program &program,
   int64_t live = 0;
   for (OpId op = 0; op < numOps; ++op) {
     live += delta[op];
-    profile.liveBytes[op] = static_cast<uint64_t>(live);
+    profile.liveBytes[op] =
+        static_cast<uint64_t>(live) + program.ops[op].scratchBytes;
     if (profile.peakOp == kNone || profile.liveBytes[op] > profile.peakBytes) {
       profile.peakBytes = profile.liveBytes[op];
       profile.peakOp = op;

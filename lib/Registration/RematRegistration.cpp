@@ -3,7 +3,9 @@
 #include "remat/InitRemat.h"
 
 #include "remat/Analysis/CostModel.h"
+#include "remat/Conversion/Passes.h"
 #include "remat/Dialect/Remat/RematDialect.h"
+#include "remat/Pipelines/Pipelines.h"
 #include "remat/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -16,4 +18,6 @@ void remat::registerRematDialects(mlir::DialectRegistry &registry) {
 void remat::registerRematPasses() {
   registerRematTransformsPasses();
   registerRematPipeline();
+  registerRematConversionPasses();
+  registerLoweringPipelines();
 }

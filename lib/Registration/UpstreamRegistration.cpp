@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -43,6 +44,8 @@
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Transforms/Passes.h"
 
 void remat::registerUpstreamDialects(mlir::DialectRegistry &registry) {
@@ -62,6 +65,10 @@ void remat::registerUpstreamDialects(mlir::DialectRegistry &registry) {
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   // Lowering to LLVM, GPU targets and inliner interfaces.
   registerAllExtensions(registry);
+  // gpu-module-to-binary serializes kernels through the #nvvm.target
+  // attribute, by way of LLVM IR.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerAllToLLVMIRTranslations(registry);
 }
 
 void remat::registerUpstreamPasses() {
@@ -71,6 +78,7 @@ void remat::registerUpstreamPasses() {
   affine::registerAffinePasses();
   arith::registerArithPasses();
   bufferization::registerBufferizationPasses();
+  bufferization::registerBufferizationPipelines();
   registerGPUPasses();
   gpu::registerGPUToNVVMPipeline();
   registerLinalgPasses();

@@ -35,9 +35,9 @@ class PlanRewriter {
 public:
   PlanRewriter(const GraphProgram &graph, Block &block)
       : graph(graph), block(block) {
-    for (auto [id, op] : llvm::enumerate(graph.ops))
-      position[op] = id;
-    position[block.getTerminator()] = graph.ops.size();
+    // Block order, tags included (they are not ops of the program).
+    for (auto [index, op] : llvm::enumerate(block))
+      position[&op] = index;
     for (const auto &[value, id] : graph.valueIds)
       irValues[id].push_back(value);
   }
@@ -51,9 +51,18 @@ public:
     for (OpId op = 0; op < graph.ops.size(); ++op)
       for (const Recompute *r : groups[op])
         createRegion(*r);
+    SmallVector<NameOp> usedTags;
+    for (NameOp tag : block.getOps<NameOp>())
+      if (!tag->use_empty())
+        usedTags.push_back(tag);
     for (auto &[value, copies] : versions)
       for (Value original : irValues[value])
         redirectUses(original, copies);
+    // A tag whose readers all moved to a copy names nothing any more. Tags
+    // are not ops of the program, so erasing them changes no peak.
+    for (NameOp tag : usedTags)
+      if (tag->use_empty())
+        tag->erase();
   }
 
   unsigned regionsCreated() const { return created.size(); }
@@ -135,13 +144,13 @@ private:
 
     Value copy = recompute.getResult(0);
     current[r.value] = copy;
-    versions[r.value].push_back({r.before, copy});
+    versions[r.value].push_back({position.lookup(user), copy});
     created.insert(recompute);
   }
 
-  /// `copies` are in placement order, hence sorted by position.
+  /// `copies` are in placement order, hence sorted by block position.
   void redirectUses(Value original,
-                    ArrayRef<std::pair<OpId, Value>> copies) {
+                    ArrayRef<std::pair<size_t, Value>> copies) {
     for (OpOperand &use : llvm::make_early_inc_range(original.getUses())) {
       Operation *top = block.findAncestorOpInBlock(*use.getOwner());
       if (!top || created.contains(top))
@@ -163,7 +172,9 @@ private:
   llvm::DenseMap<Operation *, size_t> position;
   llvm::DenseMap<ValueId, SmallVector<Value>> irValues;
   llvm::DenseMap<ValueId, Value> current;
-  llvm::MapVector<ValueId, SmallVector<std::pair<OpId, Value>>> versions;
+  /// Per recomputed value: the block position of the op each copy was
+  /// placed before, and the copy.
+  llvm::MapVector<ValueId, SmallVector<std::pair<size_t, Value>>> versions;
   llvm::SmallDenseSet<Operation *> created;
 };
 

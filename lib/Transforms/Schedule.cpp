@@ -1,6 +1,7 @@
 //===- Schedule.cpp - Memory-aware reordering of a training step ----------===//
 
 #include "remat/Analysis/ProgramBuilder.h"
+#include "remat/Dialect/Remat/RematOps.h"
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Schedule.h"
 #include "remat/Transforms/Passes.h"
@@ -51,10 +52,17 @@ struct SchedulePass final : remat::impl::SchedulePassBase<SchedulePass> {
     uint64_t before = computeMemoryProfile(program, countInputs).peakBytes;
     uint64_t after =
         computeMemoryProfile(reorder(program, order), countInputs).peakBytes;
-    Operation *terminator =
-        function.getFunctionBody().front().getTerminator();
+    Block &block = function.getFunctionBody().front();
+    SmallVector<NameOp> tags(block.getOps<NameOp>());
     for (OpId op : order)
-      graph->ops[op]->moveBefore(terminator);
+      graph->ops[op]->moveBefore(block.getTerminator());
+    // Tags are not ops of the program: each follows the value it names.
+    for (NameOp tag : tags) {
+      if (Operation *def = tag.getInput().getDefiningOp())
+        tag->moveAfter(def);
+      else
+        tag->moveBefore(&block.front());
+    }
     ++numReordered;
     bytesSaved += before - after;
     return success();

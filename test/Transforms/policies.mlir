@@ -5,9 +5,9 @@
 // RUN: remat-opt %s --split-input-file --remat-pipeline="policy=save_any_names_but_these names=t" | FileCheck %s --check-prefix=BUT
 // RUN: remat-opt %s --split-input-file --remat-pipeline="policy=everything_saveable" | FileCheck %s --check-prefix=ALL
 
-// A matmul and a tanh whose results the backward pass reads. Without a
-// budget only policies act: whatever they do not let be saved is recomputed
-// before its first backward use; everything else stays.
+// A matmul and a tanh whose results both passes read. Without a budget only
+// policies act: whatever they do not let be saved is recomputed before its
+// first backward use; everything else stays.
 // CHECK-LABEL:   remat.graph @step
 // CHECK-NOT:       remat.recompute
 // ALL-LABEL:     remat.graph @step
@@ -32,15 +32,16 @@
 // BUT-NEXT:      ^bb0
 // BUT-NEXT:        tosa.tanh
 // BUT-NOT:       remat.recompute
-remat.graph @step(%x: tensor<1x8x8xf32>, %w: tensor<1x8x8xf32>) -> (tensor<1x8x8xf32>, tensor<1x8x8xf32>) {
+remat.graph @step(%x: tensor<1x8x8xf32>, %w: tensor<1x8x8xf32>) -> (tensor<1x8x8xf32>, tensor<1x8x8xf32>, tensor<1x8x8xf32>) {
   %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %m = tosa.matmul %x, %w, %z, %z : (tensor<1x8x8xf32>, tensor<1x8x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8xf32>
   %t = tosa.tanh %m : (tensor<1x8x8xf32>) -> tensor<1x8x8xf32>
   %tn = remat.name "t" %t : tensor<1x8x8xf32>
+  %f = tosa.exp %tn : (tensor<1x8x8xf32>) -> tensor<1x8x8xf32>
   remat.backward
   %g = tosa.add %m, %tn : (tensor<1x8x8xf32>, tensor<1x8x8xf32>) -> tensor<1x8x8xf32>
   %h = tosa.sub %g, %tn : (tensor<1x8x8xf32>, tensor<1x8x8xf32>) -> tensor<1x8x8xf32>
-  remat.return %g, %h : tensor<1x8x8xf32>, tensor<1x8x8xf32>
+  remat.return %f, %g, %h : tensor<1x8x8xf32>, tensor<1x8x8xf32>, tensor<1x8x8xf32>
 }
 
 // -----

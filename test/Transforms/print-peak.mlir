@@ -34,10 +34,11 @@ func.func @views(%x: tensor<4x8xf32>) -> tensor<32xf32> {
 
 // -----
 
-// Element widths: i1 rounds the whole tensor up to bytes (9 bits -> 2 bytes).
-// CHECK-LABEL: @widths: peak 20 bytes
+// Element widths: every element takes whole bytes, as memrefs are laid out
+// (an i1 takes one).
+// CHECK-LABEL: @widths: peak 27 bytes
 // CHECK-NEXT:    live %{{[0-9]+}}: 18 bytes
-// CHECK-NEXT:    live %{{[0-9]+}}: 2 bytes
+// CHECK-NEXT:    live %{{[0-9]+}}: 9 bytes
 func.func @widths(%x: tensor<9xf16>) -> (tensor<9xi1>, tensor<9xf16>) {
   %z = "tosa.const"() <{values = dense<0.0> : tensor<9xf16>}> : () -> tensor<9xf16>
   %a = tosa.abs %x : (tensor<9xf16>) -> tensor<9xf16>

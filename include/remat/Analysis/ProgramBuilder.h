@@ -23,7 +23,8 @@ namespace remat {
 
 struct GraphProgram {
   Program program;
-  /// The op behind each OpId (ops nested in remat.recompute included).
+  /// The op behind each OpId (ops nested in remat.recompute included;
+  /// remat.name tags are not ops of the program).
   std::vector<mlir::Operation *> ops;
   /// The IR value behind each ValueId.
   std::vector<mlir::Value> values;

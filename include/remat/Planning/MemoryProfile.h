@@ -3,7 +3,8 @@
 // The memory model on a Program (docs/memory-model.md): a buffer is live from
 // the op that defines it to the last op that uses it or any view of it;
 // outputs stay live to the end; inputs count only with `countInputs` (then for
-// the whole step). While an op runs, its operands and its results are live.
+// the whole step). While an op runs, its operands and its results are live,
+// and so are its scratch bytes (OpInfo::scratchBytes).
 // The peak is the maximum over ops of the live bytes while that op runs.
 //
 //===----------------------------------------------------------------------===//
@@ -23,7 +24,8 @@ struct LiveRange {
 };
 
 struct MemoryProfile {
-  /// Live bytes while each op runs; liveBytes.size() == ops.size().
+  /// Live bytes while each op runs, its scratch bytes included;
+  /// liveBytes.size() == ops.size().
   std::vector<uint64_t> liveBytes;
   /// Live range of every buffer-owning value (indexed by ValueId; views get
   /// their root's range).

@@ -58,6 +58,11 @@ struct OpInfo {
   /// The op orders against other such ops (side effects, the forward/backward
   /// boundary): the scheduler never reorders two of them.
   bool ordered = false;
+  /// Bytes the op needs only while it runs, beyond its operands and results
+  /// (e.g. the padded copy of a convolution's input that the lowering
+  /// allocates and frees around the convolution). Counted as live during the
+  /// op.
+  uint64_t scratchBytes = 0;
   /// For ops created by `materialize`: the original op this is a copy of
   /// (itself otherwise).
   OpId origin = kNone;

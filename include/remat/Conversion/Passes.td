@@ -1,0 +1,168 @@
+//===- Passes.td - Remat conversion passes ------------------*- tablegen -*-===//
+
+#ifndef REMAT_CONVERSION_PASSES_TD
+#define REMAT_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def LowerRematPass : Pass<"remat-lower", "mlir::ModuleOp"> {
+  let summary = "Lower the remat dialect to func: graphs become functions, "
+                "recomputations are inlined in place";
+  let description = [{
+    The last step before bufferization. Every `remat.graph` becomes a
+    `func.func` with the same name, visibility, signature and argument and
+    result attributes (`remat.return` becomes `func.return`; the `budget`
+    and `remat.plan` attributes are dropped). Then, in every function:
+
+    - `remat.recompute` regions are inlined where they stand: `remat-apply`
+      already placed them right before their first use, so their ops run
+      exactly where the memory model counted them. Nothing may merge them
+      with the original computation afterwards: pipelines built on this pass
+      run no CSE or canonicalization between it and bufferization.
+    - leftover `remat.checkpoint` regions are inlined too: their policy only
+      matters to the planner, which has run by now.
+    - `remat.name` and `remat.barrier` are replaced by their operands, and
+      `remat.backward` is erased.
+    - planner attributes on ops (`remat.save`, `remat.never`) are dropped.
+    - every op of a function body gets a location of its own (its location
+      fused with its index), which `remat-free-after-last-use` uses to
+      recognize the ops lowered from one op.
+
+    `remat.abstract` nodes have no semantics to lower: the pass fails with a
+    diagnostic at each of them.
+
+    With `emit-c-interface` (the default), each function created from a
+    graph gets `llvm.emit_c_interface`, so that its lowered form has a
+    `_mlir_ciface_` wrapper taking memref descriptors by pointer. Every
+    function with `llvm.emit_c_interface` also gets `remat.signature`, its
+    tensor function type, which the lowering to LLVM carries over: drivers
+    such as `remat-run` read it to build the arguments of a lowered module.
+
+    Before:
+    ```mlir
+    remat.graph @step(%x: tensor<4xf32>) -> (tensor<4xf32>) {
+      %t = tosa.tanh %x : (tensor<4xf32>) -> tensor<4xf32>
+      %n = remat.name "t" %t : tensor<4xf32>
+      remat.backward
+      %r = remat.recompute(%x) : (tensor<4xf32>) -> tensor<4xf32> {
+      ^bb0(%a: tensor<4xf32>):
+        %u = tosa.tanh %a : (tensor<4xf32>) -> tensor<4xf32>
+        remat.yield %u : tensor<4xf32>
+      }
+      %y = tosa.mul %r, %n, %shift : ...
+      remat.return %y : tensor<4xf32>
+    }
+    ```
+    After:
+    ```mlir
+    func.func @step(%x: tensor<4xf32>) -> tensor<4xf32> attributes {
+        llvm.emit_c_interface,
+        remat.signature = (tensor<4xf32>) -> tensor<4xf32>} {
+      %t = tosa.tanh %x : (tensor<4xf32>) -> tensor<4xf32>
+      %u = tosa.tanh %x : (tensor<4xf32>) -> tensor<4xf32>
+      %y = tosa.mul %u, %t, %shift : ...
+      return %y : tensor<4xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let options = [
+    Option<"emitCInterface", "emit-c-interface", "bool", /*default=*/"true",
+           "Mark the functions made from graphs llvm.emit_c_interface">
+  ];
+  let statistics = [
+    Statistic<"numGraphs", "graphs", "remat.graph ops lowered to func.func">,
+    Statistic<"numRecomputes", "recomputes", "remat.recompute regions "
+              "inlined">
+  ];
+}
+
+def FreeAfterLastUsePass : Pass<"remat-free-after-last-use",
+                                "mlir::func::FuncOp"> {
+  let summary = "Free each buffer right after its last use";
+  let description = [{
+    Ownership-based deallocation (`buffer-deallocation-pipeline`) frees
+    buffers at the end of the block that allocated them: in a training step,
+    that keeps every activation alive to the end and defeats
+    rematerialization. This pass moves each `memref.dealloc` of the
+    function's straight-line blocks right after the last op of the block that
+    uses the buffer or any view of it (as computed by
+    `BufferViewFlowAnalysis`), which is where the memory model ends a
+    buffer's live range. Deallocations of buffers used in other blocks stay
+    where they are.
+
+    The memory model counts the operands of an op live until the op has
+    run; after lowering, an op is several (a padded convolution is an
+    allocation, a fill, a copy of its input, an allocation, a bias
+    broadcast and the convolution). They share the source op's location, so
+    the last use is extended to the end of the run of ops that share its
+    location. `remat-lower` gives every op a distinct location for this.
+
+    Before:
+    ```mlir
+    %a = memref.alloc() : memref<4xf32>
+    linalg.generic ... outs(%a : memref<4xf32>)
+    linalg.generic ins(%a : memref<4xf32>) outs(%b : memref<4xf32>)
+    %c = memref.alloc() : memref<4xf32>
+    ...
+    memref.dealloc %a : memref<4xf32>
+    return %b : memref<4xf32>
+    ```
+    After:
+    ```mlir
+    %a = memref.alloc() : memref<4xf32>
+    linalg.generic ... outs(%a : memref<4xf32>)
+    linalg.generic ins(%a : memref<4xf32>) outs(%b : memref<4xf32>)
+    memref.dealloc %a : memref<4xf32>
+    %c = memref.alloc() : memref<4xf32>
+    ...
+    return %b : memref<4xf32>
+    ```
+  }];
+  let statistics = [
+    Statistic<"numMoved", "moved", "Deallocations moved up to a last use">
+  ];
+}
+
+def DeviceAllocationsPass : Pass<"remat-device-allocations",
+                                 "mlir::ModuleOp"> {
+  let summary = "Put the buffers of GPU-lowered functions where kernels can "
+                "read them";
+  let description = [{
+    Runs in `remat-to-gpu` after parallel loops became `gpu.launch` ops and
+    before kernel outlining. Host code allocates every buffer with
+    `gpu.alloc host_shared` (CUDA managed memory: kernels and the host code
+    between them both read it) and frees it with `gpu.dealloc`, so the
+    runtime's `mgpuMemAlloc`/`mgpuMemFree` count device memory exactly as
+    the CPU allocator counts host memory (`gpu-to-llvm` lowers only the
+    asynchronous `gpu.dealloc`, hence a stream per free). Constants stay read-only globals:
+    each `memref.get_global` a kernel reads is cloned into the kernel body,
+    and kernel outlining then copies the global into the GPU module.
+
+    Before:
+    ```mlir
+    %a = memref.alloc() : memref<4xf32>
+    %c = memref.get_global @cst : memref<4xf32>
+    gpu.launch ... { ... memref.load %c[%i] ... }
+    memref.dealloc %a : memref<4xf32>
+    ```
+    After:
+    ```mlir
+    %a = gpu.alloc host_shared () : memref<4xf32>
+    gpu.launch ... {
+      %c = memref.get_global @cst : memref<4xf32>
+      ... memref.load %c[%i] ...
+    }
+    %t0 = gpu.wait async
+    %t1 = gpu.dealloc async [%t0] %a : memref<4xf32>
+    gpu.wait [%t1]
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let statistics = [
+    Statistic<"numAllocations", "allocations",
+              "Allocations moved to device memory">
+  ];
+}
+
+#endif // REMAT_CONVERSION_PASSES_TD

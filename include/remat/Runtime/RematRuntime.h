@@ -1,0 +1,71 @@
+/*===- RematRuntime.h - Counting allocator and GPU entry points ---*- C -*-===//
+ *
+ * The runtime library (libremat_runtime.so, libremat_runtime.a) of code
+ * lowered by remat-to-cpu and remat-to-gpu. It has no MLIR dependency and a
+ * C ABI.
+ *
+ * Host memory: remat-to-cpu lowers every allocation to
+ * `_mlir_memref_to_llvm_alloc`/`_mlir_memref_to_llvm_free`; this library
+ * defines them, records the size of each live pointer and keeps the live
+ * bytes and their high-water mark: the measured peak the planner's
+ * prediction is checked against.
+ *
+ * Device memory: remat-to-gpu calls the `mgpu*` entry points of MLIR's GPU
+ * lowering. This library implements them on the CUDA driver API, loaded at
+ * run time with dlopen("libcuda.so.1"), so that nothing CUDA is needed to
+ * build or to run on the CPU. Device allocations are counted like host ones.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef REMAT_RUNTIME_REMATRUNTIME_H
+#define REMAT_RUNTIME_REMATRUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Allocation hooks of finalize-memref-to-llvm{use-generic-functions}. The
+ * returned memory is 64-byte aligned; the size counted is the one asked. */
+void *_mlir_memref_to_llvm_alloc(size_t size);
+void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size);
+void _mlir_memref_to_llvm_free(void *ptr);
+
+/* Strided copy finalize-memref-to-llvm calls for memref.copy between
+ * non-contiguous memrefs; the operands are unranked descriptors
+ * ({rank, descriptor*}). */
+void memrefCopy(int64_t elementSize, void *source, void *target);
+
+/* Host counters: zero the peak and the count (live bytes stay: buffers
+ * allocated before a reset are still live). */
+void remat_runtime_reset(void);
+/* High-water mark of live host bytes since the last reset. */
+uint64_t remat_runtime_peak_bytes(void);
+uint64_t remat_runtime_live_bytes(void);
+/* Host allocations since the last reset. */
+uint64_t remat_runtime_alloc_count(void);
+
+/* Device counters (mgpuMemAlloc/mgpuMemFree), same meaning. */
+void remat_runtime_device_reset(void);
+uint64_t remat_runtime_device_peak_bytes(void);
+uint64_t remat_runtime_device_live_bytes(void);
+uint64_t remat_runtime_device_alloc_count(void);
+
+/* 1 when libcuda.so.1 loads and a device is present, else 0; then
+ * remat_runtime_cuda_error() says why. */
+int remat_runtime_cuda_available(void);
+const char *remat_runtime_cuda_error(void);
+/* Managed memory for a step's inputs and for reading its outputs on the
+ * host; not counted (the memory model does not count inputs). */
+void *remat_runtime_shared_alloc(size_t size);
+void remat_runtime_shared_free(void *ptr);
+/* Waits for all work on the device. */
+void remat_runtime_device_synchronize(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* REMAT_RUNTIME_REMATRUNTIME_H */

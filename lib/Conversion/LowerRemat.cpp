@@ -1,0 +1,139 @@
+//===- LowerRemat.cpp - The remat dialect to func --------------------------===//
+
+#include "remat/Conversion/Passes.h"
+#include "remat/Dialect/Remat/RematOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+
+namespace remat {
+#define GEN_PASS_DEF_LOWERREMATPASS
+#include "remat/Conversion/Passes.h.inc"
+} // namespace remat
+
+#define DEBUG_TYPE "remat-lower"
+
+using namespace mlir;
+using namespace remat;
+
+namespace {
+
+/// Moves the ops of `region`'s single block in front of `op`, with the block
+/// arguments replaced by `arguments` and `op`'s results by the terminator's
+/// operands; then erases `op`.
+void inlineRegionInPlace(Operation *op, Region &region, ValueRange arguments) {
+  Block &body = region.front();
+  for (auto [argument, value] : llvm::zip(body.getArguments(), arguments))
+    argument.replaceAllUsesWith(value);
+  Operation *terminator = body.getTerminator();
+  op->replaceAllUsesWith(terminator->getOperands());
+  terminator->erase();
+  op->getBlock()->getOperations().splice(op->getIterator(),
+                                         body.getOperations());
+  op->erase();
+}
+
+struct LowerRematPass final
+    : remat::impl::LowerRematPassBase<LowerRematPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // Refuse before changing anything, and report every abstract node.
+    bool abstract = false;
+    module.walk([&](AbstractOp op) {
+      InFlightDiagnostic diag = op.emitError("remat.abstract ");
+      if (std::optional<StringRef> label = op.getLabel())
+        diag << "\"" << *label << "\" ";
+      diag << "cannot be lowered: abstract graphs exist only for planning";
+      abstract = true;
+    });
+    if (abstract)
+      return signalPassFailure();
+
+    for (GraphOp graph : llvm::make_early_inc_range(module.getOps<GraphOp>()))
+      lowerGraph(graph);
+
+    // Post-order: nested regions are flattened before their parents move.
+    SmallVector<Operation *> rematOps;
+    module.walk([&](Operation *op) {
+      if (isa<RecomputeOp, CheckpointOp, NameOp, BarrierOp, BackwardOp>(op))
+        rematOps.push_back(op);
+    });
+    for (Operation *op : rematOps)
+      lowerOp(op);
+
+    // Planner annotations mean nothing to the lowering.
+    module.walk([](Operation *op) {
+      SmallVector<StringAttr> planning;
+      for (NamedAttribute attr : op->getDiscardableAttrs())
+        if (attr.getName().getValue().starts_with("remat."))
+          planning.push_back(attr.getName());
+      for (StringAttr name : planning)
+        op->removeDiscardableAttr(name);
+    });
+
+    // Ops lowered from one op keep its location: a location of its own per
+    // op lets remat-free-after-last-use keep the operands of a source op
+    // alive until all the ops it became have run, as the memory model
+    // counts them.
+    module.walk([](func::FuncOp func) {
+      int64_t index = 0;
+      Builder builder(func.getContext());
+      for (Block &block : func.getBody())
+        for (Operation &op : block)
+          op.setLoc(FusedLoc::get(op.getContext(), {op.getLoc()},
+                                  builder.getI64IntegerAttr(index++)));
+    });
+
+    // The tensor types of the entry points survive the lowering to LLVM
+    // (function attributes are carried over), so that drivers such as
+    // remat-run can build arguments for an already lowered module.
+    module.walk([](func::FuncOp func) {
+      if (func->hasAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName()))
+        func->setAttr(kSignatureAttrName,
+                      TypeAttr::get(func.getFunctionType()));
+    });
+  }
+
+  void lowerGraph(GraphOp graph) {
+    OpBuilder builder(graph);
+    auto func = func::FuncOp::create(builder, graph.getLoc(),
+                                     graph.getSymName(),
+                                     graph.getFunctionType());
+    func.setSymVisibilityAttr(graph.getSymVisibilityAttr());
+    func.setArgAttrsAttr(graph.getArgAttrsAttr());
+    func.setResAttrsAttr(graph.getResAttrsAttr());
+    if (emitCInterface)
+      func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                    builder.getUnitAttr());
+    func.getBody().takeBody(graph.getBody());
+    for (Block &block : func.getBody()) {
+      auto ret = dyn_cast<ReturnOp>(block.getTerminator());
+      if (!ret)
+        continue;
+      builder.setInsertionPoint(ret);
+      func::ReturnOp::create(builder, ret.getLoc(), ret.getOperands());
+      ret.erase();
+    }
+    graph.erase();
+    ++numGraphs;
+  }
+
+  void lowerOp(Operation *op) {
+    if (auto recompute = dyn_cast<RecomputeOp>(op)) {
+      inlineRegionInPlace(op, recompute.getBody(), recompute.getInputs());
+      ++numRecomputes;
+    } else if (auto checkpoint = dyn_cast<CheckpointOp>(op)) {
+      inlineRegionInPlace(op, checkpoint.getBody(), {});
+    } else if (isa<NameOp, BarrierOp>(op)) {
+      op->replaceAllUsesWith(op->getOperands());
+      op->erase();
+    } else if (isa<BackwardOp>(op)) {
+      op->erase();
+    }
+  }
+};
+
+} // namespace

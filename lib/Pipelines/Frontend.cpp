@@ -1,0 +1,33 @@
+//===- Frontend.cpp - From planned steps to deallocated buffers -----------===//
+
+#include "Frontend.h"
+
+#include "remat/Conversion/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+
+void remat::buildBufferizedFrontend(OpPassManager &pm, bool emitCInterface) {
+  pm.addPass(createLowerRematPass({emitCInterface}));
+
+  OpPassManager &func = pm.nest<func::FuncOp>();
+  func.addPass(tosa::createTosaToLinalgNamed());
+  func.addPass(tosa::createTosaToLinalg());
+  func.addPass(createTosaToArithPass());
+  func.addPass(createTosaToTensorPass());
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  bufferize.bufferAlignment = 0;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.nest<func::FuncOp>().addPass(createFreeAfterLastUsePass());
+}

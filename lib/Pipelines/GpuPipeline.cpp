@@ -1,0 +1,32 @@
+//===- GpuPipeline.cpp - remat-to-gpu -------------------------------------===//
+
+#include "Frontend.h"
+#include "remat/Conversion/Passes.h"
+#include "remat/Pipelines/Pipelines.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+
+void remat::buildRematToGpuPipeline(OpPassManager &pm,
+                                    const GpuPipelineOptions &options) {
+  buildBufferizedFrontend(pm, options.emitCInterface);
+
+  OpPassManager &func = pm.nest<func::FuncOp>();
+  func.addPass(createConvertLinalgToParallelLoopsPass());
+  func.addPass(createGpuMapParallelLoopsPass());
+  func.addPass(createConvertParallelLoopToGpuPass());
+  func.addPass(createLowerAffinePass());
+  pm.addPass(createDeviceAllocationsPass());
+
+  gpu::GPUToNVVMPipelineOptions nvvm;
+  nvvm.cubinChip = options.chip;
+  nvvm.cubinFeatures = options.features;
+  nvvm.cubinFormat = options.format;
+  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+}

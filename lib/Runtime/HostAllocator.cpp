@@ -1,0 +1,69 @@
+//===- HostAllocator.cpp - The counting host allocator --------------------===//
+
+#include "AllocationCounter.h"
+#include "remat/Runtime/RematRuntime.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+using remat::runtime::AllocationCounter;
+
+namespace {
+
+/// Alignment of every buffer: remat-to-cpu asks for unaligned buffers so that
+/// the size it passes is the tensor's, and gets cache-line aligned ones.
+constexpr size_t kAlignment = 64;
+
+AllocationCounter &hostCounter() {
+  static AllocationCounter *counter = new AllocationCounter();
+  return *counter;
+}
+
+void *allocate(size_t alignment, size_t size) {
+  if (alignment < kAlignment)
+    alignment = kAlignment;
+  // aligned_alloc wants a multiple of the alignment, and a non-zero size.
+  size_t padded = (size + alignment - 1) / alignment * alignment;
+  void *ptr = std::aligned_alloc(alignment, padded ? padded : alignment);
+  if (!ptr) {
+    std::fprintf(stderr, "remat runtime: out of memory allocating %zu bytes\n",
+                 size);
+    std::abort();
+  }
+  hostCounter().allocated(ptr, size);
+  return ptr;
+}
+
+} // namespace
+
+extern "C" {
+
+void *_mlir_memref_to_llvm_alloc(size_t size) {
+  return allocate(kAlignment, size);
+}
+
+void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
+  return allocate(alignment, size);
+}
+
+void _mlir_memref_to_llvm_free(void *ptr) {
+  if (!ptr)
+    return;
+  if (!hostCounter().freed(ptr)) {
+    std::fprintf(stderr,
+                 "remat runtime: freeing %p, which this allocator did not "
+                 "allocate\n",
+                 ptr);
+    std::abort();
+  }
+  std::free(ptr);
+}
+
+void remat_runtime_reset(void) { hostCounter().reset(); }
+uint64_t remat_runtime_peak_bytes(void) { return hostCounter().peakBytes(); }
+uint64_t remat_runtime_live_bytes(void) { return hostCounter().liveBytes(); }
+uint64_t remat_runtime_alloc_count(void) {
+  return hostCounter().allocCount();
+}
+
+} // extern "C"
