@@ -2,7 +2,9 @@
 # compiler write `find_package(Remat)` and link `Remat::Remat`.
 
 # One target for embedders: every Remat library and the registration entry
-# points (remat/InitRemat.h).
+# points (remat/InitRemat.h). The runtime library of lowered code is exported
+# on its own, as Remat::remat_runtime (shared) and Remat::remat_runtime_static
+# (lib/Runtime/CMakeLists.txt installs both).
 add_library(Remat INTERFACE)
 target_link_libraries(Remat INTERFACE
   MLIRRemat
@@ -12,6 +14,8 @@ target_link_libraries(Remat INTERFACE
   RematPlanning
   RematInterfaces
   RematTransforms
+  RematConversion
+  RematPipelines
 )
 target_include_directories(Remat INTERFACE
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>

@@ -1,7 +1,10 @@
 # -*- Python -*-
 # Lit configuration for the Remat IR, tool and end-to-end tests.
 
+import ctypes
 import os
+import subprocess
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -25,7 +28,26 @@ config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%cxx", config.cxx_compiler))
 config.substitutions.append(("%cc", config.c_compiler))
 
-llvm_config.add_tool_substitutions(["remat-opt"], [config.remat_tools_dir])
+llvm_config.add_tool_substitutions(["remat-opt", "remat-run", "remat-translate",
+                                    "remat-bench"],
+                                   [config.remat_tools_dir])
+config.substitutions.append(("%python", sys.executable))
+
+
+def has_nvidia_gpu():
+    """An NVIDIA GPU the GPU tests can run on: nvidia-smi lists one and the
+    driver library loads."""
+    try:
+        listed = subprocess.run(["nvidia-smi", "-L"], capture_output=True,
+                                timeout=30)
+        ctypes.CDLL("libcuda.so.1")
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return listed.returncode == 0 and b"GPU" in listed.stdout
+
+
+if has_nvidia_gpu():
+    config.available_features.add("cuda")
 
 if os.path.isfile(os.path.join(config.remat_install_dir, "lib", "cmake",
                                "remat", "RematConfig.cmake")):

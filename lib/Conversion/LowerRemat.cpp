@@ -1,4 +1,5 @@
-//===- LowerRemat.cpp - The remat dialect to func --------------------------===//
+//===- LowerRemat.cpp - The remat dialect to func
+//--------------------------===//
 
 #include "remat/Conversion/Passes.h"
 #include "remat/Dialect/Remat/RematOps.h"
@@ -34,8 +35,7 @@ void inlineRegionInPlace(Operation *op, Region &region, ValueRange arguments) {
   op->erase();
 }
 
-struct LowerRematPass final
-    : remat::impl::LowerRematPassBase<LowerRematPass> {
+struct LowerRematPass final : remat::impl::LowerRematPassBase<LowerRematPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -99,9 +99,8 @@ struct LowerRematPass final
 
   void lowerGraph(GraphOp graph) {
     OpBuilder builder(graph);
-    auto func = func::FuncOp::create(builder, graph.getLoc(),
-                                     graph.getSymName(),
-                                     graph.getFunctionType());
+    auto func = func::FuncOp::create(
+        builder, graph.getLoc(), graph.getSymName(), graph.getFunctionType());
     func.setSymVisibilityAttr(graph.getSymVisibilityAttr());
     func.setArgAttrsAttr(graph.getArgAttrsAttr());
     func.setResAttrsAttr(graph.getResAttrsAttr());

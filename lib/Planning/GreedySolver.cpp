@@ -166,9 +166,10 @@ Chain GreedyPlanner::buildChain(ValueId value, Placement placement,
   OpId before = placement.before;
   // The groups already in front of `before` sit just after the previous
   // original op.
-  OpId insertAt = !placement.ahead ? snapshot.map.opIndex[before]
-                  : before == 0    ? 0
-                                   : snapshot.map.opIndex[before - 1] + 1;
+  OpId insertAt = snapshot.map.opIndex[before];
+  if (placement.ahead)
+    while (insertAt > 0 && snapshot.map.isCopy[insertAt - 1])
+      --insertAt;
   auto currentVersion = [&](ValueId v) {
     ValueId version = v;
     OpId versionBefore = 0;
@@ -233,21 +234,13 @@ void GreedyPlanner::recomputeNotSaveable(Plan &plan) const {
       if (firstBackwardUse[operand] == kNone)
         firstBackwardUse[operand] = op;
 
-  // A buffer the forward part never reads (through any view) would be left
-  // dead by its copy: that is moving the op, not recomputing it, so it stays
-  // where it is.
-  std::vector<bool> forwardUse(base.values.size(), false);
-  for (OpId op = 0; op < base.backwardBegin && op < base.ops.size(); ++op)
-    for (ValueId operand : base.ops[op].operands)
-      forwardUse[base.rootOf(operand)] = true;
 
   // In program order, so that a value's chain sees the copies already made
   // of its operands.
   for (OpId op = 0; op < base.backwardBegin && op < base.ops.size(); ++op) {
     for (ValueId result : base.ops[op].results) {
       OpId before = firstBackwardUse[result];
-      if (!notSaveable[result] || before == kNone ||
-          !forwardUse[base.rootOf(result)])
+      if (!notSaveable[result] || before == kNone)
         continue;
       Chain chain = buildChain(result, {before}, snapshot(plan), kNone);
       plan.recomputes.push_back({result, before, std::move(chain.ops)});
@@ -272,20 +265,13 @@ GreedyPlanner::candidatesAtPeak(const Snapshot &snapshot) const {
   for (OpId op = program.ops.size(); op-- > peakOp + 1;)
     for (ValueId operand : program.ops[op].operands)
       nextUse[operand] = op;
-  // A buffer nobody read before the peak would be left dead by its copy:
-  // that is moving its op (the scheduler's job), not recomputing it.
-  std::vector<bool> usedBefore(program.values.size(), false);
-  for (OpId op = 0; op < peakOp; ++op)
-    for (ValueId operand : program.ops[op].operands)
-      usedBefore[operand] = true;
 
   const OpInfo &peak = program.ops[peakOp];
   std::vector<Candidate> candidates;
   for (ValueId live : snapshot.profile.liveAt(program, peakOp)) {
     const ValueInfo &info = program.values[live];
     if (info.def == kNone || info.def == peakOp || info.isOutput ||
-        hasViews[live] || !usedBefore[live] ||
-        info.bytes < options.minRematBytes ||
+        hasViews[live] || info.bytes < options.minRematBytes ||
         llvm::is_contained(peak.operands, live))
       continue;
     ValueId value = info.origin;

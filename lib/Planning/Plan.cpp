@@ -118,6 +118,72 @@ std::string checkRecompute(const Program &program, const Plan &plan,
 
 } // namespace
 
+/// An original op whose every reader moved to copies is dead: the copy moved
+/// it rather than repeated it. Dropping it (and producers that only fed it)
+/// is what remat-apply does on IR, so that canonicalization finds nothing
+/// left to change. Ops whose results were unused to begin with stay.
+static void dropDeadOriginals(const Program &program, Program &result,
+                              MaterializeMap &map) {
+  std::vector<bool> usedOriginally(program.values.size(), false);
+  for (const OpInfo &op : program.ops)
+    for (ValueId operand : op.operands)
+      usedOriginally[operand] = true;
+  std::vector<unsigned> uses(result.values.size(), 0);
+  for (const OpInfo &op : result.ops)
+    for (ValueId operand : op.operands)
+      ++uses[operand];
+
+  std::vector<bool> dead(result.ops.size(), false);
+  bool any = false;
+  for (OpId i = result.ops.size(); i-- > 0;) {
+    const OpInfo &op = result.ops[i];
+    if (map.isCopy[i] || !op.recomputable || op.results.empty())
+      continue;
+    bool wasUsed = llvm::any_of(op.results, [&](ValueId r) {
+      return r < usedOriginally.size() && usedOriginally[r];
+    });
+    bool unused = llvm::all_of(op.results, [&](ValueId r) {
+      return uses[r] == 0 && !result.values[r].isOutput;
+    });
+    if (!wasUsed || !unused)
+      continue;
+    dead[i] = true;
+    any = true;
+    for (ValueId operand : op.operands)
+      --uses[operand];
+  }
+  if (!any)
+    return;
+
+  std::vector<OpId> newIndex(result.ops.size(), kNone);
+  std::vector<OpInfo> ops;
+  std::vector<bool> isCopy;
+  for (OpId i = 0; i < result.ops.size(); ++i) {
+    if (dead[i]) {
+      for (ValueId r : result.ops[i].results)
+        result.values[r].def = kNone;
+      continue;
+    }
+    newIndex[i] = ops.size();
+    for (ValueId r : result.ops[i].results)
+      result.values[r].def = ops.size();
+    ops.push_back(std::move(result.ops[i]));
+    isCopy.push_back(map.isCopy[i]);
+  }
+  // The first backward op may have been dropped: the next one that stays.
+  if (result.backwardBegin != kNone) {
+    OpId begin = result.backwardBegin;
+    while (begin < newIndex.size() && newIndex[begin] == kNone)
+      ++begin;
+    result.backwardBegin = begin < newIndex.size() ? newIndex[begin]
+                                                   : ops.size();
+  }
+  for (OpId &index : map.opIndex)
+    index = index == kNone ? kNone : newIndex[index];
+  result.ops = std::move(ops);
+  map.isCopy = std::move(isCopy);
+}
+
 Program remat::materialize(const Program &program, const Plan &plan) {
   MaterializeMap map;
   return materialize(program, plan, map);
@@ -211,6 +277,7 @@ Program remat::materialize(const Program &program, const Plan &plan,
     result.values[v].isOutput = false;
     result.values[current[v]].isOutput = true;
   }
+  dropDeadOriginals(program, result, map);
   return result;
 }
 

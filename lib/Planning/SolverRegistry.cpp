@@ -35,6 +35,11 @@ std::unique_ptr<Solver> createNoneSolver() {
 /// The first entry is the default solver.
 const SolverEntry kSolvers[] = {
     {"greedy", createGreedySolver},
+    {"ilp", createIlpSolver},
+    {"chain", createChainSolver},
+    {"checkpoint-all", createCheckpointAllSolver},
+    {"sqrt-n", createSqrtNSolver},
+    {"xla", createXlaSolver},
     {"none", createNoneSolver},
 };
 
@@ -43,12 +48,17 @@ const SolverEntry kSolvers[] = {
 SolverResult remat::evaluatePlan(const Program &program, Plan plan,
                                  const SolverOptions &options) {
   SolverResult result;
+  Program planned = materialize(program, plan);
   result.peakBytes =
-      computeMemoryProfile(materialize(program, plan), options.countInputs)
-          .peakBytes;
-  for (const Recompute &recompute : plan.recomputes)
-    for (OpId op : recompute.chain)
-      result.extraFlops += program.ops[op].flops;
+      computeMemoryProfile(planned, options.countInputs).peakBytes;
+  // What the planned step executes beyond the original: chain ops, minus
+  // originals the plan moved rather than repeated.
+  uint64_t before = 0, after = 0;
+  for (const OpInfo &op : program.ops)
+    before += op.flops;
+  for (const OpInfo &op : planned.ops)
+    after += op.flops;
+  result.extraFlops = after - before;
   result.feasible = options.minimize || !options.budgetBytes ||
                     result.peakBytes <= *options.budgetBytes;
   result.plan = std::move(plan);

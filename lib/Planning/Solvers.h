@@ -14,6 +14,35 @@ namespace remat {
 
 /// The cost-aware greedy solver (GreedySolver.cpp).
 std::unique_ptr<Solver> createGreedySolver();
+/// Baselines (Baselines.cpp): keep only inputs, Chen et al.'s sqrt(n)
+/// checkpoints, XLA's memory-only single-op rule.
+std::unique_ptr<Solver> createCheckpointAllSolver();
+std::unique_ptr<Solver> createSqrtNSolver();
+std::unique_ptr<Solver> createXlaSolver();
+/// The exact MIP solver (IlpSolver.cpp, COIN-OR CBC).
+std::unique_ptr<Solver> createIlpSolver();
+/// The dynamic program for chains (ChainSolver.cpp).
+std::unique_ptr<Solver> createChainSolver();
+
+/// Forward results of mustRecompute ops (and forward views of them) that the
+/// forward part reads and the backward part reads too: they must not stay
+/// live across the boundary (see GreedySolver.cpp). Indexed by ValueId.
+std::vector<bool> notSaveableValues(const Program &program);
+
+/// Turns "recompute these values once, each by re-executing its defining op"
+/// into a plan: a value is recomputed right before the first of its backward
+/// uses (ops at or after backwardBegin) and of the recomputations that read
+/// it; recomputations in front of the same op go in program order. Values
+/// that nothing reads there are dropped.
+Plan planFromRecomputeSet(const Program &program,
+                          const std::vector<bool> &recompute);
+
+/// Checkpointing: keeps the values marked in `keep` (which must include every
+/// input, every value defined in the backward part, every output and every
+/// value whose op cannot be recomputed), and recomputes the other residuals
+/// and what they need back to kept values, with planFromRecomputeSet.
+Plan checkpointPlan(const Program &program, const std::vector<bool> &keep,
+                    const SolverOptions &options);
 
 /// Builds the result reported for `plan`: the peak of the materialized
 /// program, the flops of every chain op and whether the budget holds.

@@ -3,6 +3,7 @@
 #include "remat/InitRemat.h"
 
 #include "remat/Analysis/CostModel.h"
+#include "remat/Autodiff/Passes.h"
 #include "remat/Conversion/Passes.h"
 #include "remat/Dialect/Remat/RematDialect.h"
 #include "remat/Pipelines/Pipelines.h"
@@ -17,6 +18,7 @@ void remat::registerRematDialects(mlir::DialectRegistry &registry) {
 
 void remat::registerRematPasses() {
   registerRematTransformsPasses();
+  registerRematAutodiffPasses();
   registerRematPipeline();
   registerRematConversionPasses();
   registerLoweringPipelines();

@@ -36,51 +36,37 @@ LoadedDriver load() {
   CudaDriver &api = loaded.api;
   std::string &error = loaded.error;
   // Versioned names are what cuda.h maps the plain ones to.
-  bool ok = resolve(library, api.cuInit, "cuInit", error) &&
-            resolve(library, api.cuDeviceGetCount, "cuDeviceGetCount", error) &&
-            resolve(library, api.cuDeviceGet, "cuDeviceGet", error) &&
-            resolve(library, api.cuDevicePrimaryCtxRetain,
-                    "cuDevicePrimaryCtxRetain", error) &&
-            resolve(library, api.cuCtxPushCurrent, "cuCtxPushCurrent_v2",
-                    error) &&
-            resolve(library, api.cuCtxPopCurrent, "cuCtxPopCurrent_v2",
-                    error) &&
-            resolve(library, api.cuCtxSynchronize, "cuCtxSynchronize",
-                    error) &&
-            resolve(library, api.cuModuleLoadData, "cuModuleLoadData",
-                    error) &&
-            resolve(library, api.cuModuleLoadDataEx, "cuModuleLoadDataEx",
-                    error) &&
-            resolve(library, api.cuModuleUnload, "cuModuleUnload", error) &&
-            resolve(library, api.cuModuleGetFunction, "cuModuleGetFunction",
-                    error) &&
-            resolve(library, api.cuLaunchKernel, "cuLaunchKernel", error) &&
-            resolve(library, api.cuStreamCreate, "cuStreamCreate", error) &&
-            resolve(library, api.cuStreamDestroy, "cuStreamDestroy_v2",
-                    error) &&
-            resolve(library, api.cuStreamSynchronize, "cuStreamSynchronize",
-                    error) &&
-            resolve(library, api.cuStreamWaitEvent, "cuStreamWaitEvent",
-                    error) &&
-            resolve(library, api.cuEventCreate, "cuEventCreate", error) &&
-            resolve(library, api.cuEventDestroy, "cuEventDestroy_v2", error) &&
-            resolve(library, api.cuEventSynchronize, "cuEventSynchronize",
-                    error) &&
-            resolve(library, api.cuEventRecord, "cuEventRecord", error) &&
-            resolve(library, api.cuMemAlloc, "cuMemAlloc_v2", error) &&
-            resolve(library, api.cuMemAllocManaged, "cuMemAllocManaged",
-                    error) &&
-            resolve(library, api.cuMemFree, "cuMemFree_v2", error) &&
-            resolve(library, api.cuMemcpyAsync, "cuMemcpyAsync", error) &&
-            resolve(library, api.cuMemsetD32Async, "cuMemsetD32Async",
-                    error) &&
-            resolve(library, api.cuMemsetD16Async, "cuMemsetD16Async",
-                    error) &&
-            resolve(library, api.cuMemHostRegister, "cuMemHostRegister_v2",
-                    error) &&
-            resolve(library, api.cuMemHostUnregister, "cuMemHostUnregister",
-                    error) &&
-            resolve(library, api.cuGetErrorName, "cuGetErrorName", error);
+  bool ok =
+      resolve(library, api.cuInit, "cuInit", error) &&
+      resolve(library, api.cuDeviceGetCount, "cuDeviceGetCount", error) &&
+      resolve(library, api.cuDeviceGet, "cuDeviceGet", error) &&
+      resolve(library, api.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain",
+              error) &&
+      resolve(library, api.cuCtxPushCurrent, "cuCtxPushCurrent_v2", error) &&
+      resolve(library, api.cuCtxPopCurrent, "cuCtxPopCurrent_v2", error) &&
+      resolve(library, api.cuCtxSynchronize, "cuCtxSynchronize", error) &&
+      resolve(library, api.cuModuleLoadData, "cuModuleLoadData", error) &&
+      resolve(library, api.cuModuleLoadDataEx, "cuModuleLoadDataEx", error) &&
+      resolve(library, api.cuModuleUnload, "cuModuleUnload", error) &&
+      resolve(library, api.cuModuleGetFunction, "cuModuleGetFunction", error) &&
+      resolve(library, api.cuLaunchKernel, "cuLaunchKernel", error) &&
+      resolve(library, api.cuStreamCreate, "cuStreamCreate", error) &&
+      resolve(library, api.cuStreamDestroy, "cuStreamDestroy_v2", error) &&
+      resolve(library, api.cuStreamSynchronize, "cuStreamSynchronize", error) &&
+      resolve(library, api.cuStreamWaitEvent, "cuStreamWaitEvent", error) &&
+      resolve(library, api.cuEventCreate, "cuEventCreate", error) &&
+      resolve(library, api.cuEventDestroy, "cuEventDestroy_v2", error) &&
+      resolve(library, api.cuEventSynchronize, "cuEventSynchronize", error) &&
+      resolve(library, api.cuEventRecord, "cuEventRecord", error) &&
+      resolve(library, api.cuMemAlloc, "cuMemAlloc_v2", error) &&
+      resolve(library, api.cuMemAllocManaged, "cuMemAllocManaged", error) &&
+      resolve(library, api.cuMemFree, "cuMemFree_v2", error) &&
+      resolve(library, api.cuMemcpyAsync, "cuMemcpyAsync", error) &&
+      resolve(library, api.cuMemsetD32Async, "cuMemsetD32Async", error) &&
+      resolve(library, api.cuMemsetD16Async, "cuMemsetD16Async", error) &&
+      resolve(library, api.cuMemHostRegister, "cuMemHostRegister_v2", error) &&
+      resolve(library, api.cuMemHostUnregister, "cuMemHostUnregister", error) &&
+      resolve(library, api.cuGetErrorName, "cuGetErrorName", error);
   if (!ok)
     return loaded;
 

@@ -62,8 +62,6 @@ void _mlir_memref_to_llvm_free(void *ptr) {
 void remat_runtime_reset(void) { hostCounter().reset(); }
 uint64_t remat_runtime_peak_bytes(void) { return hostCounter().peakBytes(); }
 uint64_t remat_runtime_live_bytes(void) { return hostCounter().liveBytes(); }
-uint64_t remat_runtime_alloc_count(void) {
-  return hostCounter().allocCount();
-}
+uint64_t remat_runtime_alloc_count(void) { return hostCounter().allocCount(); }
 
 } // extern "C"

@@ -63,9 +63,43 @@ public:
     for (NameOp tag : usedTags)
       if (tag->use_empty())
         tag->erase();
+    eraseMovedOriginals();
   }
 
   unsigned regionsCreated() const { return created.size(); }
+
+private:
+  /// Erases the originals `materialize` drops: recomputable ops whose
+  /// results were read before the rewrite and are read by nothing but unused
+  /// tags after it, in reverse order so that producers that only fed them
+  /// follow.
+  void eraseMovedOriginals() {
+    const Program &program = graph.program;
+    std::vector<bool> usedOriginally(program.values.size(), false);
+    for (const OpInfo &op : program.ops)
+      for (ValueId operand : op.operands)
+        usedOriginally[operand] = true;
+    auto onlyUnusedTags = [](Value v) {
+      return llvm::all_of(v.getUsers(), [](Operation *user) {
+        return isa<NameOp>(user) && user->use_empty();
+      });
+    };
+    for (OpId id = graph.ops.size(); id-- > 0;) {
+      const OpInfo &info = program.ops[id];
+      Operation *op = graph.ops[id];
+      if (!info.recomputable || info.results.empty() ||
+          !llvm::any_of(info.results,
+                        [&](ValueId r) { return usedOriginally[r]; }) ||
+          !llvm::all_of(op->getResults(), onlyUnusedTags))
+        continue;
+      for (Value result : op->getResults())
+        for (Operation *tag : llvm::make_early_inc_range(result.getUsers()))
+          tag->erase();
+      op->erase();
+    }
+  }
+
+public:
 
 private:
   ValueId idOf(Value v) const { return graph.valueIds.lookup(v); }

@@ -35,7 +35,8 @@ LogicalResult writeFile(Operation *anchor, StringRef path, StringRef what,
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
   if (!file)
-    return anchor->emitError("cannot write the ") << what << ": " << error;
+    return mlir::emitError(anchor->getLoc(), "cannot write the ")
+           << what << ": " << error;
   file->os() << contents;
   file->keep();
   return success();
@@ -73,7 +74,7 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
                << policy << "' needs names=... (remat.name tags)";
     }
     if (!names.empty() && !(graphPolicy && isNamePolicy(*graphPolicy)))
-      return mlir::emitError(module.getLoc(), 
+      return mlir::emitError(module.getLoc(),
           "names=... only applies with policy=save_only_these_names or "
           "policy=save_any_names_but_these");
     for (const std::string &name : names)
@@ -218,7 +219,8 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
   LogicalResult reportInfeasible(FunctionOpInterface function,
                                  const PlanOutcome &outcome) {
     InFlightDiagnostic diag =
-        bestEffort ? function.emitWarning() : mlir::emitError(function.getLoc());
+        bestEffort ? mlir::emitWarning(function.getLoc())
+                   : mlir::emitError(function.getLoc());
     diag << "budget of " << formatBytes(*outcome.budgetBytes) << " for @"
          << outcome.graphName << " cannot be met: the smallest peak solver '"
          << outcome.solver << "' reached is "

@@ -161,10 +161,10 @@ std::string generateDriver(const ExecutableRequest &request) {
           "    return 1;\n  }\n";
   for (auto [i, spec] : llvm::enumerate(request.arguments)) {
     size_t rank = spec.shape.size();
-    os << "  static const int64_t shape" << i << "[] = "
-       << shapeInitializer(spec) << ";\n";
-    os << "  size_t bytes" << i << " = " << std::max<int64_t>(spec.numBytes(), 1)
-       << ";\n";
+    os << "  static const int64_t shape" << i
+       << "[] = " << shapeInitializer(spec) << ";\n";
+    os << "  size_t bytes" << i << " = "
+       << std::max<int64_t>(spec.numBytes(), 1) << ";\n";
     os << "  void *data" << i << " = gpu ? remat_runtime_shared_alloc(bytes"
        << i << ") : aligned_alloc(64, (bytes" << i << " + 63) / 64 * 64);\n";
     os << "  fill(" << dtypeIndex(spec.dtype) << ", data" << i << ", "
@@ -276,8 +276,8 @@ llvm::Error remat::run::emitExecutable(const ExecutableRequest &request) {
 
   TempFile ir, driver;
   int fd;
-  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-          "remat-module", "ll", fd, ir.path))
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("remat-module", "ll", fd, ir.path))
     return llvm::createStringError("cannot create a temporary file: " +
                                    ec.message());
   {
@@ -293,14 +293,14 @@ llvm::Error remat::run::emitExecutable(const ExecutableRequest &request) {
     return error;
 
   llvm::SmallVector<llvm::StringRef> args = {
-      *clang, "-O2",  "-w",        ir.path,   driver.path, runtime,
-      "-o",   request.output, "-lstdc++", "-lm",       "-ldl"};
+      *clang, "-O2",          "-w",       ir.path, driver.path, runtime,
+      "-o",   request.output, "-lstdc++", "-lm",   "-ldl"};
   std::string message;
-  int status = llvm::sys::ExecuteAndWait(*clang, args, std::nullopt, {}, 0, 0,
-                                         &message);
+  int status =
+      llvm::sys::ExecuteAndWait(*clang, args, std::nullopt, {}, 0, 0, &message);
   if (status != 0)
-    return llvm::createStringError(
-        "linking the executable with " + *clang + " failed" +
-        (message.empty() ? "" : ": " + message));
+    return llvm::createStringError("linking the executable with " + *clang +
+                                   " failed" +
+                                   (message.empty() ? "" : ": " + message));
   return llvm::Error::success();
 }

@@ -68,8 +68,7 @@ llvm::Expected<TensorSpec> remat::run::specOfType(Type type) {
   llvm::raw_string_ostream os(text);
   os << type;
   if (!shaped || !(isa<RankedTensorType>(type) || memref) ||
-      !shaped.hasStaticShape() ||
-      (memref && !memref.getLayout().isIdentity()))
+      !shaped.hasStaticShape() || (memref && !memref.getLayout().isIdentity()))
     return llvm::createStringError(
         "only statically shaped tensors are supported, not " + text);
   TensorSpec spec;
@@ -180,10 +179,9 @@ llvm::Error remat::run::readNpy(llvm::StringRef path, const TensorSpec &spec,
     headerLength = uint8_t(bytes[8]) | uint8_t(bytes[9]) << 8;
     headerStart = 10;
   } else if ((major == 2 || major == 3) && bytes.size() >= 12) {
-    headerLength = uint32_t(uint8_t(bytes[8])) |
-                   uint32_t(uint8_t(bytes[9])) << 8 |
-                   uint32_t(uint8_t(bytes[10])) << 16 |
-                   uint32_t(uint8_t(bytes[11])) << 24;
+    headerLength =
+        uint32_t(uint8_t(bytes[8])) | uint32_t(uint8_t(bytes[9])) << 8 |
+        uint32_t(uint8_t(bytes[10])) << 16 | uint32_t(uint8_t(bytes[11])) << 24;
     headerStart = 12;
   } else {
     return fail("unsupported .npy version " + llvm::Twine(major));

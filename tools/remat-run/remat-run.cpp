@@ -54,16 +54,16 @@ cl::OptionCategory category("remat-run options");
 cl::opt<std::string> inputFilename(cl::Positional,
                                    cl::desc("<module.mlir or - for stdin>"),
                                    cl::init("-"), cl::cat(category));
-cl::opt<std::string> entryName(
-    "entry", cl::desc("Function to run (default: the only public one)"),
-    cl::cat(category));
+cl::opt<std::string>
+    entryName("entry",
+              cl::desc("Function to run (default: the only public one)"),
+              cl::cat(category));
 cl::opt<uint64_t> seed("seed",
                        cl::desc("Seed of the generated arguments (splitmix64; "
                                 "floats in [-0.5, 0.5))"),
                        cl::init(0), cl::cat(category));
 cl::list<std::string> inputFiles(
-    "input",
-    cl::desc("A .npy file per argument, in order (instead of --seed)"),
+    "input", cl::desc("A .npy file per argument, in order (instead of --seed)"),
     cl::cat(category));
 cl::opt<bool> json("json", cl::desc("Print the report as JSON"),
                    cl::cat(category));
@@ -254,14 +254,14 @@ int main(int argc, char **argv) {
   for (auto [i, type] : llvm::enumerate(entry->type.getResults())) {
     llvm::Expected<TensorSpec> spec = specOfType(type);
     if (!spec)
-      return fail("result #" + llvm::Twine(i) + " of @" + entryFunction +
-                  ": " + llvm::toString(spec.takeError()));
+      return fail("result #" + llvm::Twine(i) + " of @" + entryFunction + ": " +
+                  llvm::toString(spec.takeError()));
     resultSpecs.push_back(*spec);
   }
   if (!inputFiles.empty() && inputFiles.size() != argumentSpecs.size())
     return fail("@" + entryFunction + " takes " +
-                llvm::Twine(argumentSpecs.size()) + " arguments, but " +
-                llvm::Twine(inputFiles.size()) + " --input files were given");
+                llvm::Twine(argumentSpecs.size()) + " argument(s), but " +
+                llvm::Twine(inputFiles.size()) + " --input file(s) were given");
 
   bool gpu = device == Device::Gpu;
   if (needsLowering(*module)) {
@@ -378,18 +378,18 @@ int main(int argc, char **argv) {
   remat_runtime_device_reset();
   auto start = std::chrono::steady_clock::now();
   if (llvm::Error error = (*engine)->invokePacked(wrapper, packed))
-    return fail("calling @" + entryFunction + " failed: " +
-                llvm::toString(std::move(error)));
+    return fail("calling @" + entryFunction +
+                " failed: " + llvm::toString(std::move(error)));
   if (gpu)
     remat_runtime_device_synchronize();
   auto stop = std::chrono::steady_clock::now();
   double milliseconds =
       std::chrono::duration<double, std::milli>(stop - start).count();
 
-  uint64_t peak = gpu ? remat_runtime_device_peak_bytes()
-                      : remat_runtime_peak_bytes();
-  uint64_t allocations = gpu ? remat_runtime_device_alloc_count()
-                             : remat_runtime_alloc_count();
+  uint64_t peak =
+      gpu ? remat_runtime_device_peak_bytes() : remat_runtime_peak_bytes();
+  uint64_t allocations =
+      gpu ? remat_runtime_device_alloc_count() : remat_runtime_alloc_count();
 
   std::string outputs;
   size_t word = 0;
@@ -401,8 +401,8 @@ int main(int argc, char **argv) {
       outputs += (i ? "," : "") + digestJson(spec, result);
     } else {
       std::printf("result #%zu: %s %s sum %.9g hash %016llx\n", i,
-                  spec.shapeString().c_str(), dtypeName(spec.dtype),
-                  result.sum, static_cast<unsigned long long>(result.hash));
+                  spec.shapeString().c_str(), dtypeName(spec.dtype), result.sum,
+                  static_cast<unsigned long long>(result.hash));
     }
   }
   if (json) {

@@ -7,7 +7,9 @@
 // recomputation of the same value takes over. Chain operands that are not
 // themselves in the chain read the current version of that value at `before`
 // (the latest copy placed at or before it, else the original). Intermediate
-// chain results are transient: they die inside the recomputation.
+// chain results are transient: they die inside the recomputation. An original
+// op left without readers (all of them now read copies) is dropped, with the
+// producers that only fed it: the copy moved it rather than repeated it.
 //
 // `materialize` applies a plan to a Program; remat-apply performs exactly the
 // same rewrite on IR, so the predicted and re-analysed peaks agree.
@@ -46,7 +48,8 @@ Program materialize(const Program &program, const Plan &plan);
 /// Where `materialize` put things, for callers that relate its result back to
 /// `program` (the solvers).
 struct MaterializeMap {
-  /// For each op of `program`, its index in the result.
+  /// For each op of `program`, its index in the result (kNone when dropped:
+  /// every reader of its results moved to copies).
   std::vector<OpId> opIndex;
   /// For each op of the result, whether it is a recomputed copy.
   std::vector<bool> isCopy;

@@ -20,16 +20,28 @@ struct SolverOptions {
   bool countInputs = false;
   /// Values smaller than this are never recomputed.
   uint64_t minRematBytes = 0;
+  /// Wall-clock limit for solvers that search (ilp); they return the best
+  /// plan found when it runs out.
+  double timeLimitSeconds = 60;
 };
 
 struct SolverResult {
   Plan plan;
   /// Peak of materialize(program, plan) under the memory model.
   uint64_t peakBytes = 0;
-  /// Extra cost of the recomputations (sum of chain op flops).
+  /// What the planned step executes beyond the original: the chain ops,
+  /// minus originals the plan moved rather than repeated.
   uint64_t extraFlops = 0;
   /// The budget holds (always true without a budget or with `minimize`).
   bool feasible = true;
+  /// The solver proved that no plan meeting the budget has fewer extra FLOPs
+  /// (only exact solvers set it: ilp, and chain on chains).
+  bool optimal = false;
+  /// Relative optimality gap (extraFlops - lower bound) / extraFlops of an
+  /// exact solver, 0 when proven optimal; negative when not known.
+  double gap = -1;
+  /// What the solver wants the user to know (a fallback, a limit), or empty.
+  std::string note;
 };
 
 class Solver {

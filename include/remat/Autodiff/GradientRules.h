@@ -1,0 +1,69 @@
+//===- GradientRules.h - Derivative rules of ops ----------------*- C++ -*-===//
+//
+// The vector-Jacobian product of each differentiable op, as a rule in a
+// table keyed by the op's name. A rule receives the forward op (its operands
+// and results are forward values of the training step) and the adjoint of
+// each result, and emits the adjoint of each operand that needs one.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_AUTODIFF_GRADIENTRULES_H
+#define REMAT_AUTODIFF_GRADIENTRULES_H
+
+#include "remat/Tosa/Builder.h"
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <functional>
+
+namespace remat {
+
+struct GradientRequest {
+  mlir::Operation *op;
+  /// Adjoint of each result; a zero tensor for results the loss does not
+  /// reach.
+  llvm::ArrayRef<mlir::Value> resultGrads;
+  /// Whether operand i needs an adjoint (it depends on a parameter).
+  llvm::ArrayRef<bool> needed;
+  TosaBuilder &tosa;
+  /// Out: the adjoint of each operand (null: none, or not needed).
+  llvm::SmallVector<mlir::Value> operandGrads;
+
+  mlir::OpBuilder &builder() { return tosa.builder(); }
+  mlir::Value operand(unsigned i) { return op->getOperand(i); }
+  mlir::Value result(unsigned i = 0) { return op->getResult(i); }
+  mlir::Value grad(unsigned i = 0) { return resultGrads[i]; }
+  void set(unsigned i, mlir::Value v) {
+    if (needed[i])
+      operandGrads[i] = v;
+  }
+};
+
+using GradientRule = std::function<mlir::LogicalResult(GradientRequest &)>;
+
+class GradientRules {
+public:
+  /// Every rule: TOSA, linalg, arith and math.
+  static const GradientRules &get();
+
+  const GradientRule *lookup(llvm::StringRef opName) const {
+    auto it = rules.find(opName);
+    return it == rules.end() ? nullptr : &it->second;
+  }
+  void add(llvm::StringRef opName, GradientRule rule) {
+    rules[opName] = std::move(rule);
+  }
+
+private:
+  llvm::StringMap<GradientRule> rules;
+};
+
+void addTosaGradients(GradientRules &rules);
+void addTosaWindowGradients(GradientRules &rules);
+void addArithMathGradients(GradientRules &rules);
+void addLinalgGradients(GradientRules &rules);
+
+} // namespace remat
+
+#endif // REMAT_AUTODIFF_GRADIENTRULES_H

@@ -1,0 +1,68 @@
+//===- Passes.td - Remat autodiff passes --------------------*- tablegen -*-===//
+
+#ifndef REMAT_AUTODIFF_PASSES_TD
+#define REMAT_AUTODIFF_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def AutodiffPass : Pass<"remat-autodiff", "::mlir::ModuleOp"> {
+  let summary = "Differentiate a forward function into a training step";
+  let description = [{
+    Reverse-mode automatic differentiation of a forward `func.func` (TOSA,
+    linalg named ops, elementwise arith/math on tensors) into a
+    `remat.graph` with the same name: the forward pass, the loss, a
+    `remat.backward` marker, and the backward pass. The graph takes the
+    function's arguments (the first `num-batch-args` are the batch, the
+    others the parameters), plus one target per result for the
+    mean-squared-error loss, and returns the loss followed by the gradient
+    of every parameter, in argument order.
+
+    Each op's derivative is one rule in a table keyed by the op's name
+    (lib/Autodiff/*Gradients.cpp). Only values that depend on a parameter
+    are differentiated. An op on that path without a rule is an error
+    naming it.
+
+    Before:
+    ```mlir
+    func.func @f(%x: tensor<2x3xf32>, %w: tensor<2x3xf32>) -> tensor<2x3xf32> {
+      %y = tosa.tanh %w : (tensor<2x3xf32>) -> tensor<2x3xf32>
+      return %y : tensor<2x3xf32>
+    }
+    ```
+    After (`loss=sum`):
+    ```mlir
+    remat.graph @f(%x: tensor<2x3xf32>, %w: tensor<2x3xf32>)
+        -> (tensor<f32>, tensor<2x3xf32>) {
+      %y = tosa.tanh %w : (tensor<2x3xf32>) -> tensor<2x3xf32>
+      ... %loss = sum of %y ...
+      remat.backward
+      ... %gw = (1 - %y * %y) ...
+      remat.return %loss, %gw : tensor<f32>, tensor<2x3xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"function", "function", "std::string", /*default=*/"\"\"",
+           "The forward function (default: the module's only func.func "
+           "with a body)">,
+    Option<"numBatchArgs", "num-batch-args", "unsigned", /*default=*/"1",
+           "Leading arguments that are the batch, not parameters">,
+    Option<"loss", "loss", "std::string", /*default=*/"\"sum\"",
+           "Loss over the results: `sum` (of every element) or `mse` "
+           "(mean squared error against a target argument per result)">
+  ];
+  let dependentDialects = [
+    "::remat::RematDialect",
+    "::mlir::tosa::TosaDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+  let statistics = [
+    Statistic<"numForwardOps", "forward-ops", "Ops of the forward pass">,
+    Statistic<"numBackwardOps", "backward-ops", "Ops of the backward pass">
+  ];
+}
+
+#endif // REMAT_AUTODIFF_PASSES_TD

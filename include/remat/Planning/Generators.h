@@ -1,0 +1,75 @@
+//===- Generators.h - Seeded synthetic training graphs ----------*- C++ -*-===//
+//
+// IR-free graph generators for benchmarks and tests: seeded random layered
+// DAGs and synthetic model families (MLP, transformer, ResNet, U-Net) at any
+// size, each turned into a training step (forward, remat.backward boundary,
+// a backward part that reads the forward activations, parameter gradients as
+// outputs). Same seed and options, same Program. `writeGraphMlir` prints a
+// Program as a remat.graph of remat.abstract ops; `writeGraphJson` as the
+// networkx node-link JSON that `remat-translate --import-graph-json` reads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_PLANNING_GENERATORS_H
+#define REMAT_PLANNING_GENERATORS_H
+
+#include "remat/Planning/Program.h"
+
+#include <cstdint>
+#include <string>
+
+namespace remat {
+
+struct RandomDagOptions {
+  unsigned seed = 1;
+  /// Forward layers and ops per layer.
+  unsigned depth = 16;
+  unsigned width = 4;
+  /// Probability that an op also reads each op of the two layers before its
+  /// previous one (skip connections); every op reads one of the previous
+  /// layer.
+  double density = 0.1;
+  /// Output bytes and flops are drawn log-uniformly from these ranges.
+  uint64_t minBytes = 1 << 10, maxBytes = 1 << 20;
+  uint64_t minFlops = 1 << 10, maxFlops = 1 << 24;
+};
+
+/// A random layered DAG with its backward part.
+Program generateRandomDag(const RandomDagOptions &options);
+
+enum class ModelFamily { Mlp, Transformer, ResNet, UNet };
+
+struct ModelOptions {
+  /// Layers (MLP), blocks (transformer, ResNet) or levels (U-Net: the
+  /// encoder depth, at most 12; more levels repeat the bottom one).
+  unsigned layers = 8;
+  /// Batch-like scale factor on every activation.
+  unsigned batch = 8;
+  /// Width: hidden size (MLP, transformer), channels (ResNet, U-Net).
+  unsigned width = 256;
+  /// Sequence length (transformer) or image side (ResNet, U-Net).
+  unsigned length = 128;
+};
+
+/// "mlp", "transformer", "resnet", "unet".
+bool parseModelFamily(const std::string &name, ModelFamily &family);
+Program generateModel(ModelFamily family, const ModelOptions &options);
+
+/// Builds the backward part of `program`, whose ops so far are the forward
+/// part ending with the loss (the last op): one op per (forward op, forward
+/// operand) reading the incoming gradient and the op's forward operands,
+/// gradient accumulation where a value has several consumers, and one
+/// gradient op per parameter (inputs listed in `params`) marked as output.
+void appendBackward(Program &program, const std::vector<ValueId> &params);
+
+/// Prints `program` as `remat.graph @name` of remat.abstract ops
+/// (tensor<Nxi8> for N bytes; views are not representable and become
+/// buffers). Inputs are graph arguments, outputs are returned.
+std::string writeGraphMlir(const Program &program, const std::string &name);
+/// Prints `program` as networkx node-link JSON (one node per op; inputs are
+/// not nodes).
+std::string writeGraphJson(const Program &program);
+
+} // namespace remat
+
+#endif // REMAT_PLANNING_GENERATORS_H

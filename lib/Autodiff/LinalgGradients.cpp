@@ -1,0 +1,154 @@
+//===- LinalgGradients.cpp - Derivatives of linalg named ops --------------===//
+//
+// Contractions accumulate into their init operand (C = A B + C0), so the
+// init receives the adjoint unchanged; elementwise named ops overwrite it,
+// so it receives nothing. The backward ops are linalg named ops on new
+// zero-filled tensors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Autodiff/GradientRules.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace remat;
+
+namespace {
+
+struct Emitter {
+  OpBuilder &b;
+  Location loc;
+
+  Value empty(ArrayRef<int64_t> shape, Type element) {
+    return tensor::EmptyOp::create(b, loc, shape, element);
+  }
+  Value zeros(ArrayRef<int64_t> shape, Type element) {
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+    return linalg::FillOp::create(b, loc, zero, empty(shape, element))
+        .getResult(0);
+  }
+  Type element(Value v) {
+    return cast<RankedTensorType>(v.getType()).getElementType();
+  }
+  Value transpose(Value v, ArrayRef<int64_t> perm) {
+    ArrayRef<int64_t> in = shapeOf(v);
+    SmallVector<int64_t> shape;
+    for (int64_t p : perm)
+      shape.push_back(in[p]);
+    return linalg::TransposeOp::create(b, loc, v, empty(shape, element(v)),
+                                       perm)
+        .getResult()
+        .front();
+  }
+  template <typename OpTy>
+  Value contract(Value x, Value y, ArrayRef<int64_t> shape) {
+    Value init = zeros(shape, element(x));
+    return OpTy::create(b, loc, TypeRange{init.getType()}, ValueRange{x, y},
+                        ValueRange{init})
+        .getResult(0);
+  }
+  template <typename OpTy>
+  Value elementwise(ValueRange xs) {
+    Value init = empty(shapeOf(xs.front()), element(xs.front()));
+    return OpTy::create(b, loc, TypeRange{init.getType()}, xs,
+                        ValueRange{init})
+        ->getResult(0);
+  }
+};
+
+Emitter emitter(GradientRequest &r) {
+  return Emitter{r.builder(), r.op->getLoc()};
+}
+
+/// C[M,N] = A[M,K] B[K,N] + C0: dA = G B^T, dB = A^T G, dC0 = G.
+LogicalResult matmulRule(GradientRequest &r) {
+  auto op = cast<linalg::MatmulOp>(r.op);
+  if (!op.getIndexingMaps().empty() && op.hasUserDefinedMaps())
+    return op.emitError("cannot differentiate a linalg.matmul with "
+                        "user-defined indexing maps");
+  Emitter e = emitter(r);
+  Value a = r.operand(0), b = r.operand(1), g = r.grad();
+  if (r.needed[0])
+    r.set(0, e.contract<linalg::MatmulOp>(g, e.transpose(b, {1, 0}),
+                                          shapeOf(a)));
+  if (r.needed[1])
+    r.set(1, e.contract<linalg::MatmulOp>(e.transpose(a, {1, 0}), g,
+                                          shapeOf(b)));
+  r.set(2, g);
+  return success();
+}
+
+LogicalResult batchMatmulRule(GradientRequest &r) {
+  auto op = cast<linalg::BatchMatmulOp>(r.op);
+  if (op.hasUserDefinedMaps())
+    return op.emitError("cannot differentiate a linalg.batch_matmul with "
+                        "user-defined indexing maps");
+  Emitter e = emitter(r);
+  Value a = r.operand(0), b = r.operand(1), g = r.grad();
+  if (r.needed[0])
+    r.set(0, e.contract<linalg::BatchMatmulOp>(g, e.transpose(b, {0, 2, 1}),
+                                               shapeOf(a)));
+  if (r.needed[1])
+    r.set(1, e.contract<linalg::BatchMatmulOp>(e.transpose(a, {0, 2, 1}), g,
+                                               shapeOf(b)));
+  r.set(2, g);
+  return success();
+}
+
+LogicalResult transposeRule(GradientRequest &r) {
+  ArrayRef<int64_t> perm = cast<linalg::TransposeOp>(r.op).getPermutation();
+  SmallVector<int64_t> inverse(perm.size());
+  for (auto [i, p] : llvm::enumerate(perm))
+    inverse[p] = i;
+  r.set(0, emitter(r).transpose(r.grad(), inverse));
+  return success();
+}
+
+LogicalResult addRule(GradientRequest &r) {
+  r.set(0, r.grad());
+  r.set(1, r.grad());
+  return success();
+}
+
+LogicalResult subRule(GradientRequest &r) {
+  r.set(0, r.grad());
+  if (r.needed[1])
+    r.set(1, emitter(r).elementwise<linalg::NegFOp>(ValueRange{r.grad()}));
+  return success();
+}
+
+LogicalResult mulRule(GradientRequest &r) {
+  Emitter e = emitter(r);
+  if (r.needed[0])
+    r.set(0, e.elementwise<linalg::MulOp>(ValueRange{r.grad(), r.operand(1)}));
+  if (r.needed[1])
+    r.set(1, e.elementwise<linalg::MulOp>(ValueRange{r.grad(), r.operand(0)}));
+  return success();
+}
+
+LogicalResult expRule(GradientRequest &r) {
+  r.set(0, emitter(r).elementwise<linalg::MulOp>(
+               ValueRange{r.grad(), r.result()}));
+  return success();
+}
+
+LogicalResult negRule(GradientRequest &r) {
+  r.set(0, emitter(r).elementwise<linalg::NegFOp>(ValueRange{r.grad()}));
+  return success();
+}
+
+} // namespace
+
+void remat::addLinalgGradients(GradientRules &rules) {
+  rules.add(linalg::MatmulOp::getOperationName(), matmulRule);
+  rules.add(linalg::BatchMatmulOp::getOperationName(), batchMatmulRule);
+  rules.add(linalg::TransposeOp::getOperationName(), transposeRule);
+  rules.add(linalg::AddOp::getOperationName(), addRule);
+  rules.add(linalg::SubOp::getOperationName(), subRule);
+  rules.add(linalg::MulOp::getOperationName(), mulRule);
+  rules.add(linalg::ExpOp::getOperationName(), expRule);
+  rules.add(linalg::NegFOp::getOperationName(), negRule);
+}

@@ -1,0 +1,400 @@
+//===- Baselines.cpp - Reference solvers for comparison -------------------===//
+//
+// Three baselines behind the Solver interface, for the benchmarks:
+//
+//  - checkpoint-all: keep only what cannot be recomputed (inputs, ops that
+//    are not recomputable or must be kept, outputs); every residual (a
+//    forward value the backward part reads) is recomputed from them right
+//    before its first backward use, its whole recomputable ancestry as one
+//    transient chain. Least memory, most FLOPs.
+//  - sqrt-n: Chen et al. 2016. Every ceil(sqrt(n))-th forward op's results
+//    are kept as checkpoints; every other residual, and what it needs back
+//    to the nearest checkpoints, is recomputed once, just before the backward
+//    part first needs it (a segment is recomputed when the backward part
+//    enters it).
+//  - xla: XLA's rematerialization rule: only bytes matter. While the peak is
+//    above the budget, recompute the largest buffer live at the peak (not
+//    used there) whose defining op's operands are still available, by
+//    re-executing that single op right before the buffer's next use.
+//
+// checkpoint-all and sqrt-n ignore the budget (they are strategies, not
+// searches), except that they leave a program alone when it already fits and
+// no checkpoint policy asks for recomputation. Both need a forward/backward
+// boundary; without one they return no plan and say so in the note. xla does
+// not know about checkpoint policies (mustRecompute).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Solvers.h"
+
+#include "remat/Planning/MemoryProfile.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace remat;
+
+std::vector<bool> remat::notSaveableValues(const Program &program) {
+  std::vector<bool> result(program.values.size(), false);
+  OpId boundary = program.backwardBegin;
+  if (boundary == kNone)
+    return result;
+  auto canRecompute = [&](OpId op) {
+    return program.ops[op].recomputable && !program.ops[op].mustKeep;
+  };
+  std::vector<bool> forwardUse(program.values.size(), false);
+  std::vector<bool> backwardUse(program.values.size(), false);
+  for (OpId op = 0; op < program.ops.size(); ++op)
+    for (ValueId operand : program.ops[op].operands) {
+      if (op < boundary)
+        forwardUse[program.rootOf(operand)] = true;
+      else
+        backwardUse[operand] = true;
+    }
+  for (OpId op = 0; op < boundary && op < program.ops.size(); ++op)
+    for (ValueId v : program.ops[op].results) {
+      ValueId root = program.rootOf(v);
+      OpId owner = root == v ? op : program.values[root].def;
+      result[v] = owner != kNone && owner < boundary &&
+                  program.ops[owner].mustRecompute && canRecompute(owner) &&
+                  canRecompute(op) && forwardUse[root] && backwardUse[v];
+    }
+  return result;
+}
+
+Plan remat::planFromRecomputeSet(const Program &program,
+                                 const std::vector<bool> &recompute) {
+  OpId boundary = program.backwardBegin;
+  size_t numValues = program.values.size();
+  // Where each value's copy goes: in front of its first backward use, or of
+  // the first recomputation that reads it, whichever comes first. Consumers
+  // are defined later, so a reverse sweep over values sees them first.
+  std::vector<OpId> placement(numValues, kNone);
+  std::vector<OpId> firstBackwardUse(numValues, kNone);
+  if (boundary != kNone)
+    for (OpId op = program.ops.size(); op-- > boundary;)
+      for (ValueId operand : program.ops[op].operands)
+        firstBackwardUse[operand] = op;
+  for (ValueId v = numValues; v-- > 0;) {
+    if (!recompute[v])
+      continue;
+    placement[v] = std::min(placement[v], firstBackwardUse[v]);
+    OpId def = program.values[v].def;
+    if (placement[v] == kNone || def == kNone)
+      continue;
+    auto feed = [&](ValueId operand) {
+      if (recompute[operand])
+        placement[operand] = std::min(placement[operand], placement[v]);
+    };
+    for (ValueId operand : program.ops[def].operands)
+      feed(operand);
+    if (program.values[v].aliasOf != kNone)
+      feed(program.values[v].aliasOf);
+  }
+  std::vector<std::pair<OpId, ValueId>> entries;
+  for (ValueId v = 0; v < numValues; ++v)
+    if (recompute[v] && placement[v] != kNone &&
+        program.values[v].def != kNone && placement[v] > program.values[v].def)
+      entries.push_back({placement[v], v});
+  // Group by `before`, program order (value ids follow it) within a group.
+  llvm::sort(entries, [&](auto a, auto b) {
+    if (a.first != b.first)
+      return a.first < b.first;
+    OpId defA = program.values[a.second].def;
+    OpId defB = program.values[b.second].def;
+    return defA != defB ? defA < defB : a.second < b.second;
+  });
+  Plan plan;
+  for (auto [before, v] : entries)
+    plan.recomputes.push_back({v, before, {program.values[v].def}});
+  return plan;
+}
+
+Plan remat::checkpointPlan(const Program &program,
+                           const std::vector<bool> &keep,
+                           const SolverOptions &options) {
+  // The residuals that are not kept, and what they need back to kept values.
+  std::vector<bool> recompute(program.values.size(), false);
+  std::vector<ValueId> worklist;
+  OpId boundary = program.backwardBegin;
+  for (OpId op = boundary; op < program.ops.size(); ++op)
+    for (ValueId operand : program.ops[op].operands) {
+      const ValueInfo &info = program.values[operand];
+      if (info.def != kNone && info.def < boundary && !keep[operand] &&
+          program.values[program.rootOf(operand)].bytes >=
+              options.minRematBytes)
+        worklist.push_back(operand);
+    }
+  while (!worklist.empty()) {
+    ValueId v = worklist.back();
+    worklist.pop_back();
+    if (recompute[v])
+      continue;
+    recompute[v] = true;
+    auto need = [&](ValueId operand) {
+      if (!keep[operand] && !recompute[operand])
+        worklist.push_back(operand);
+    };
+    for (ValueId operand : program.ops[program.values[v].def].operands)
+      need(operand);
+    if (program.values[v].aliasOf != kNone)
+      need(program.values[v].aliasOf);
+  }
+  return planFromRecomputeSet(program, recompute);
+}
+
+namespace {
+
+bool canRecomputeOp(const Program &program, OpId op) {
+  return op != kNone && program.ops[op].recomputable &&
+         !program.ops[op].mustKeep;
+}
+
+/// Whether the baseline may leave the program alone: it fits and no policy
+/// asks for anything.
+bool fitsAsIs(const Program &program, const SolverOptions &options) {
+  if (options.minimize || !options.budgetBytes)
+    return false;
+  if (llvm::any_of(program.ops, [](const OpInfo &op) {
+        return op.mustRecompute && op.recomputable;
+      }))
+    return false;
+  return computeMemoryProfile(program, options.countInputs).peakBytes <=
+         *options.budgetBytes;
+}
+
+/// Forward values the backward part reads, which a baseline may recompute.
+std::vector<ValueId> residuals(const Program &program,
+                               const SolverOptions &options) {
+  std::vector<bool> seen(program.values.size(), false);
+  std::vector<ValueId> result;
+  for (OpId op = program.backwardBegin; op < program.ops.size(); ++op)
+    for (ValueId operand : program.ops[op].operands) {
+      const ValueInfo &info = program.values[operand];
+      if (seen[operand] || info.def == kNone ||
+          info.def >= program.backwardBegin || info.isOutput ||
+          !canRecomputeOp(program, info.def) ||
+          program.values[program.rootOf(operand)].bytes <
+              options.minRematBytes)
+        continue;
+      seen[operand] = true;
+      result.push_back(operand);
+    }
+  llvm::sort(result);
+  return result;
+}
+
+SolverResult noBoundary(const Program &program, const SolverOptions &options,
+                        const std::string &name) {
+  SolverResult result = evaluatePlan(program, Plan(), options);
+  result.note = name + " needs a forward/backward boundary (remat.backward); "
+                       "nothing recomputed";
+  return result;
+}
+
+class CheckpointAllSolver : public Solver {
+public:
+  std::string name() const override { return "checkpoint-all"; }
+  SolverResult solve(const Program &program,
+                     const SolverOptions &options) override {
+    if (program.backwardBegin == kNone ||
+        program.backwardBegin >= program.ops.size())
+      return noBoundary(program, options, name());
+    if (fitsAsIs(program, options))
+      return evaluatePlan(program, Plan(), options);
+    std::vector<OpId> firstBackwardUse(program.values.size(), kNone);
+    for (OpId op = program.ops.size(); op-- > program.backwardBegin;)
+      for (ValueId operand : program.ops[op].operands)
+        firstBackwardUse[operand] = op;
+
+    Plan plan;
+    std::vector<unsigned> mark(program.ops.size(), 0);
+    unsigned stamp = 0;
+    for (ValueId residual : residuals(program, options)) {
+      ++stamp;
+      // Every recomputable ancestor, back to what must be kept.
+      std::vector<OpId> chain = {program.values[residual].def};
+      mark[chain[0]] = stamp;
+      for (size_t i = 0; i < chain.size(); ++i) {
+        for (ValueId operand : program.ops[chain[i]].operands) {
+          OpId def = program.values[operand].def;
+          if (def == kNone || mark[def] == stamp ||
+              !canRecomputeOp(program, def) ||
+              program.values[operand].isOutput)
+            continue;
+          mark[def] = stamp;
+          chain.push_back(def);
+        }
+      }
+      llvm::sort(chain);
+      plan.recomputes.push_back(
+          {residual, firstBackwardUse[residual], std::move(chain)});
+    }
+    llvm::stable_sort(plan.recomputes,
+                      [](const Recompute &a, const Recompute &b) {
+                        return a.before < b.before;
+                      });
+    return evaluatePlan(program, std::move(plan), options);
+  }
+};
+
+class SqrtNSolver : public Solver {
+public:
+  std::string name() const override { return "sqrt-n"; }
+  SolverResult solve(const Program &program,
+                     const SolverOptions &options) override {
+    OpId boundary = program.backwardBegin;
+    if (boundary == kNone || boundary >= program.ops.size())
+      return noBoundary(program, options, name());
+    if (fitsAsIs(program, options))
+      return evaluatePlan(program, Plan(), options);
+    std::vector<bool> notSaveable = notSaveableValues(program);
+
+    // Forward ops that produce buffers, in program order.
+    std::vector<OpId> forward;
+    for (OpId op = 0; op < boundary; ++op)
+      if (!program.ops[op].results.empty())
+        forward.push_back(op);
+    size_t segment = std::max<size_t>(
+        1, static_cast<size_t>(std::ceil(std::sqrt(double(forward.size())))));
+    std::vector<bool> keep(program.values.size(), false);
+    for (size_t i = 0; i < forward.size(); ++i)
+      if ((i + 1) % segment == 0)
+        for (ValueId v : program.ops[forward[i]].results)
+          keep[v] = !notSaveable[v];
+    for (ValueId v = 0; v < program.values.size(); ++v) {
+      const ValueInfo &info = program.values[v];
+      if (info.def == kNone || info.def >= boundary || info.isOutput ||
+          !canRecomputeOp(program, info.def))
+        keep[v] = true;
+    }
+
+    return evaluatePlan(program, checkpointPlan(program, keep, options),
+                        options);
+  }
+};
+
+class XlaSolver : public Solver {
+public:
+  std::string name() const override { return "xla"; }
+  SolverResult solve(const Program &program,
+                     const SolverOptions &options) override;
+};
+
+SolverResult XlaSolver::solve(const Program &base,
+                              const SolverOptions &options) {
+  Plan plan;
+  if (!options.minimize && !options.budgetBytes)
+    return evaluatePlan(base, plan, options);
+
+  struct State {
+    Program program;
+    MaterializeMap map;
+    MemoryProfile profile;
+    unsigned peakCount = 0;
+  };
+  auto snapshot = [&](const Plan &plan) {
+    State state;
+    state.program = materialize(base, plan, state.map);
+    state.profile = computeMemoryProfile(state.program, options.countInputs);
+    state.peakCount =
+        llvm::count(state.profile.liveBytes, state.profile.peakBytes);
+    return state;
+  };
+  State current = snapshot(plan);
+  Plan best = plan;
+  unsigned triesLeft = 4 * base.ops.size() + 64;
+  while ((options.minimize ||
+          current.profile.peakBytes > *options.budgetBytes) &&
+         triesLeft > 0) {
+    const Program &program = current.program;
+    OpId peakOp = current.profile.peakOp;
+    if (peakOp == kNone)
+      break;
+    std::vector<bool> hasViews(program.values.size(), false);
+    for (ValueId v = 0; v < program.values.size(); ++v)
+      if (program.values[v].aliasOf != kNone)
+        hasViews[program.rootOf(v)] = true;
+    std::vector<OpId> nextUse(program.values.size(), kNone);
+    for (OpId op = program.ops.size(); op-- > peakOp + 1;)
+      for (ValueId operand : program.ops[op].operands)
+        nextUse[operand] = op;
+    std::vector<bool> usedBefore(program.values.size(), false);
+    for (OpId op = 0; op < peakOp; ++op)
+      for (ValueId operand : program.ops[op].operands)
+        usedBefore[operand] = true;
+
+    // Largest first (liveAt's order).
+    bool accepted = false;
+    for (ValueId live : current.profile.liveAt(program, peakOp)) {
+      const ValueInfo &info = program.values[live];
+      if (info.def == kNone || info.def == peakOp || info.isOutput ||
+          hasViews[live] || !usedBefore[live] ||
+          info.bytes < options.minRematBytes ||
+          llvm::is_contained(program.ops[peakOp].operands, live))
+        continue;
+      ValueId value = info.origin;
+      OpId def = base.values[value].def;
+      OpId use = nextUse[live];
+      if (!canRecomputeOp(base, def) || use == kNone ||
+          current.map.isCopy[use])
+        continue;
+      // Single op: its operands, as the copy would read them, must still be
+      // live there.
+      bool available = true;
+      OpId before = program.ops[use].origin;
+      for (ValueId operand : base.ops[def].operands) {
+        if (base.values[operand].def == kNone)
+          continue;
+        // The version `before` reads: the latest copy placed at or before.
+        ValueId version = operand;
+        for (unsigned k = 0; k < plan.recomputes.size(); ++k)
+          if (plan.recomputes[k].value == operand &&
+              plan.recomputes[k].before <= before)
+            version = current.map.copies[k];
+        ValueId root = program.rootOf(version);
+        const LiveRange &range = current.profile.ranges[root];
+        if (program.values[root].def != kNone &&
+            (range.end == kNone || range.end < use)) {
+          available = false;
+          break;
+        }
+      }
+      if (!available)
+        continue;
+      if (triesLeft-- == 0)
+        break;
+      plan.recomputes.push_back({value, before, {def}});
+      State next = snapshot(plan);
+      bool improves =
+          next.profile.peakBytes != current.profile.peakBytes
+              ? next.profile.peakBytes < current.profile.peakBytes
+              : next.peakCount < current.peakCount;
+      if (improves) {
+        if (next.profile.peakBytes < current.profile.peakBytes)
+          best = plan;
+        current = std::move(next);
+        accepted = true;
+        break;
+      }
+      plan.recomputes.pop_back();
+    }
+    if (!accepted)
+      break;
+  }
+  return evaluatePlan(base, std::move(best), options);
+}
+
+} // namespace
+
+std::unique_ptr<Solver> remat::createCheckpointAllSolver() {
+  return std::make_unique<CheckpointAllSolver>();
+}
+std::unique_ptr<Solver> remat::createSqrtNSolver() {
+  return std::make_unique<SqrtNSolver>();
+}
+std::unique_ptr<Solver> remat::createXlaSolver() {
+  return std::make_unique<XlaSolver>();
+}

@@ -1,0 +1,398 @@
+//===- Generators.cpp - Seeded synthetic training graphs ------------------===//
+
+#include "remat/Planning/Generators.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+using namespace remat;
+
+namespace {
+
+/// Deterministic across platforms: only mt19937_64 output is used (the
+/// standard distributions are implementation-defined).
+class Rng {
+public:
+  explicit Rng(uint64_t seed) : engine(seed) {}
+  uint64_t uniform(uint64_t lo, uint64_t hi) {
+    return lo + engine() % (hi - lo + 1);
+  }
+  double unit() { return double(engine() >> 11) / double(1ull << 53); }
+  uint64_t logUniform(uint64_t lo, uint64_t hi) {
+    double a = std::log(double(std::max<uint64_t>(lo, 1)));
+    double b = std::log(double(std::max<uint64_t>(hi, 1)));
+    return std::max<uint64_t>(lo, uint64_t(std::exp(a + (b - a) * unit())));
+  }
+
+private:
+  std::mt19937_64 engine;
+};
+
+ValueId resultOf(const Program &program, OpId op) {
+  return program.ops[op].results[0];
+}
+
+/// Helper that builds forward graphs of one-result ops.
+struct Builder {
+  Program program;
+  std::vector<ValueId> params;
+
+  ValueId input(uint64_t bytes, const std::string &name) {
+    return program.addInput(bytes, name);
+  }
+  ValueId param(uint64_t bytes, const std::string &name) {
+    ValueId v = program.addInput(bytes, name);
+    params.push_back(v);
+    return v;
+  }
+  ValueId op(const std::string &name, std::vector<ValueId> operands,
+             uint64_t bytes, uint64_t flops) {
+    OpId id = program.addOp(std::move(operands), {std::max<uint64_t>(bytes, 1)},
+                            flops, true, name);
+    return resultOf(program, id);
+  }
+  Program finish(ValueId last) {
+    op("loss", {last}, 4, program.values[last].bytes);
+    appendBackward(program, params);
+    return std::move(program);
+  }
+};
+
+} // namespace
+
+void remat::appendBackward(Program &program,
+                           const std::vector<ValueId> &params) {
+  OpId numForward = program.ops.size();
+  std::vector<bool> isParam(program.values.size(), false);
+  for (ValueId p : params)
+    isParam[p] = true;
+  program.backwardBegin = numForward;
+  std::vector<std::vector<ValueId>> contributions(program.values.size());
+  ValueId loss = resultOf(program, numForward - 1);
+  OpId seed = program.addOp({loss}, {4}, 1, true, "grad_seed");
+  contributions[loss].push_back(resultOf(program, seed));
+
+  for (OpId f = numForward; f-- > 0;) {
+    const OpInfo forward = program.ops[f];
+    ValueId out = forward.results[0];
+    std::vector<ValueId> &contribs = contributions[out];
+    if (contribs.empty())
+      continue;
+    ValueId grad = contribs[0];
+    if (contribs.size() > 1) {
+      grad = resultOf(program,
+                      program.addOp(contribs, {program.values[out].bytes},
+                                    program.values[out].bytes *
+                                        (contribs.size() - 1) / 4,
+                                    true, "grad_acc_" + forward.name));
+    }
+    // The forward activations the derivative reads: the op's operands
+    // (not parameters: those are inputs and always there).
+    std::vector<ValueId> saved;
+    for (ValueId operand : forward.operands)
+      if (std::find(saved.begin(), saved.end(), operand) == saved.end())
+        saved.push_back(operand);
+    for (ValueId operand : saved) {
+      if (program.values[operand].def == kNone && !isParam[operand])
+        continue;
+      std::vector<ValueId> operands = {grad};
+      for (ValueId other : saved)
+        if (other != operand || saved.size() == 1)
+          operands.push_back(other);
+      uint64_t bytes = program.values[operand].bytes;
+      OpId g = program.addOp(operands, {std::max<uint64_t>(bytes, 1)},
+                             std::max<uint64_t>(forward.flops, 1), true,
+                             "d_" + forward.name);
+      ValueId result = resultOf(program, g);
+      if (program.values[operand].def == kNone)
+        program.markOutput(result);
+      else
+        contributions[operand].push_back(result);
+    }
+  }
+}
+
+Program remat::generateRandomDag(const RandomDagOptions &options) {
+  Rng rng(options.seed * 0x9E3779B97F4A7C15ull + 17);
+  Builder b;
+  auto bytes = [&] { return rng.logUniform(options.minBytes, options.maxBytes); };
+  auto flops = [&] { return rng.logUniform(options.minFlops, options.maxFlops); };
+  ValueId x = b.input(bytes(), "x");
+  std::vector<std::vector<ValueId>> layers = {{x}};
+  unsigned width = std::max(1u, options.width);
+  for (unsigned l = 0; l < options.depth; ++l) {
+    std::vector<ValueId> layer;
+    for (unsigned w = 0; w < width; ++w) {
+      const auto &prev = layers.back();
+      std::vector<ValueId> operands = {prev[rng.uniform(0, prev.size() - 1)]};
+      for (size_t back = 2; back <= 3 && back <= layers.size(); ++back)
+        for (ValueId v : layers[layers.size() - back])
+          if (rng.unit() < options.density &&
+              std::find(operands.begin(), operands.end(), v) == operands.end())
+            operands.push_back(v);
+      if (rng.unit() < 0.3)
+        operands.push_back(b.param(bytes() / 4 + 1, "w"));
+      layer.push_back(b.op("n" + std::to_string(l) + "_" + std::to_string(w),
+                           operands, bytes(), flops()));
+    }
+    layers.push_back(std::move(layer));
+  }
+  ValueId last = layers.back()[0];
+  if (layers.back().size() > 1)
+    last = b.op("merge", layers.back(), bytes(), flops());
+  return b.finish(last);
+}
+
+bool remat::parseModelFamily(const std::string &name, ModelFamily &family) {
+  if (name == "mlp")
+    family = ModelFamily::Mlp;
+  else if (name == "transformer")
+    family = ModelFamily::Transformer;
+  else if (name == "resnet")
+    family = ModelFamily::ResNet;
+  else if (name == "unet")
+    family = ModelFamily::UNet;
+  else
+    return false;
+  return true;
+}
+
+Program remat::generateModel(ModelFamily family, const ModelOptions &o) {
+  Builder b;
+  const uint64_t f32 = 4;
+  uint64_t batch = std::max(1u, o.batch), width = std::max(1u, o.width),
+           length = std::max(1u, o.length);
+  switch (family) {
+  case ModelFamily::Mlp: {
+    uint64_t act = batch * width * f32;
+    ValueId h = b.input(act, "x");
+    for (unsigned l = 0; l < o.layers; ++l) {
+      std::string s = std::to_string(l);
+      ValueId w = b.param(width * width * f32, "w" + s);
+      ValueId m = b.op("matmul" + s, {h, w}, act, 2 * batch * width * width);
+      h = b.op("relu" + s, {m}, act, batch * width);
+    }
+    return b.finish(h);
+  }
+  case ModelFamily::Transformer: {
+    uint64_t tokens = batch * length;
+    uint64_t act = tokens * width * f32;
+    uint64_t heads = std::max<uint64_t>(1, width / 64);
+    uint64_t scores = batch * heads * length * length * f32;
+    ValueId x = b.input(act, "x");
+    for (unsigned l = 0; l < o.layers; ++l) {
+      std::string s = std::to_string(l);
+      ValueId ln1 = b.op("ln1_" + s, {x}, act, 5 * tokens * width);
+      ValueId wqkv = b.param(3 * width * width * f32, "wqkv" + s);
+      ValueId qkv = b.op("qkv" + s, {ln1, wqkv}, 3 * act,
+                         6 * tokens * width * width);
+      ValueId att = b.op("scores" + s, {qkv}, scores,
+                         2 * batch * length * length * width);
+      ValueId soft = b.op("softmax" + s, {att}, scores, 5 * scores / f32);
+      ValueId ctx = b.op("context" + s, {soft, qkv}, act,
+                         2 * batch * length * length * width);
+      ValueId wo = b.param(width * width * f32, "wo" + s);
+      ValueId proj = b.op("proj" + s, {ctx, wo}, act, 2 * tokens * width * width);
+      ValueId res1 = b.op("res1_" + s, {x, proj}, act, tokens * width);
+      ValueId ln2 = b.op("ln2_" + s, {res1}, act, 5 * tokens * width);
+      ValueId w1 = b.param(4 * width * width * f32, "w1_" + s);
+      ValueId ff1 = b.op("ff1_" + s, {ln2, w1}, 4 * act,
+                         8 * tokens * width * width);
+      ValueId gelu = b.op("gelu" + s, {ff1}, 4 * act, 8 * tokens * width);
+      ValueId w2 = b.param(4 * width * width * f32, "w2_" + s);
+      ValueId ff2 = b.op("ff2_" + s, {gelu, w2}, act, 8 * tokens * width * width);
+      x = b.op("res2_" + s, {res1, ff2}, act, tokens * width);
+    }
+    return b.finish(x);
+  }
+  case ModelFamily::ResNet: {
+    uint64_t side = length, channels = width / 4 + 1;
+    auto act = [&] { return batch * channels * side * side * f32; };
+    auto convFlops = [&] { return 2 * 9 * channels * channels * side * side * batch; };
+    ValueId x = b.input(batch * 3 * side * side * f32, "image");
+    ValueId stem = b.op("stem", {x, b.param(27 * channels * f32, "wstem")},
+                        act(), 2 * 27 * channels * side * side * batch);
+    ValueId h = stem;
+    for (unsigned l = 0; l < o.layers; ++l) {
+      std::string s = std::to_string(l);
+      if (l > 0 && l % 3 == 0 && side > 1) {
+        side = std::max<uint64_t>(1, side / 2);
+        channels *= 2;
+        h = b.op("down" + s, {h, b.param(channels * channels * f32, "wd" + s)},
+                 act(), convFlops() / 9);
+      }
+      ValueId c1 = b.op("conv1_" + s,
+                        {h, b.param(9 * channels * channels * f32, "w1_" + s)},
+                        act(), convFlops());
+      ValueId n1 = b.op("bn1_" + s, {c1}, act(), 4 * act() / f32);
+      ValueId r1 = b.op("relu1_" + s, {n1}, act(), act() / f32);
+      ValueId c2 = b.op("conv2_" + s,
+                        {r1, b.param(9 * channels * channels * f32, "w2_" + s)},
+                        act(), convFlops());
+      ValueId n2 = b.op("bn2_" + s, {c2}, act(), 4 * act() / f32);
+      ValueId add = b.op("add" + s, {n2, h}, act(), act() / f32);
+      h = b.op("relu2_" + s, {add}, act(), act() / f32);
+    }
+    ValueId pool = b.op("pool", {h}, batch * channels * f32, act() / f32);
+    return b.finish(b.op("fc", {pool, b.param(channels * 1000 * f32, "wfc")},
+                         batch * 1000 * f32, 2 * batch * channels * 1000));
+  }
+  case ModelFamily::UNet: {
+    uint64_t side = length, channels = width / 8 + 1;
+    auto act = [&] { return batch * channels * side * side * f32; };
+    auto convFlops = [&] { return 2 * 9 * channels * channels * side * side * batch; };
+    auto conv = [&](const std::string &name, ValueId in) {
+      return b.op(name, {in, b.param(9 * channels * channels * f32, "w" + name)},
+                  act(), convFlops());
+    };
+    ValueId h = b.input(batch * 3 * side * side * f32, "image");
+    std::vector<ValueId> skips;
+    std::vector<std::pair<uint64_t, uint64_t>> shapes;
+    for (unsigned l = 0; l < o.layers; ++l) {
+      std::string s = std::to_string(l);
+      h = conv("enc" + s + "a", h);
+      h = conv("enc" + s + "b", h);
+      skips.push_back(h);
+      shapes.push_back({side, channels});
+      if (side > 1 && l < 12) {
+        side = std::max<uint64_t>(1, side / 2);
+        channels *= 2;
+      }
+      h = b.op("pool" + s, {h}, act(), act() / f32);
+    }
+    h = conv("bottom", h);
+    for (unsigned l = o.layers; l-- > 0;) {
+      std::string s = std::to_string(l);
+      side = shapes[l].first;
+      channels = shapes[l].second;
+      ValueId up = b.op("up" + s, {h}, act(), act() / f32);
+      ValueId cat = b.op("concat" + s, {up, skips[l]}, 2 * act(), 0);
+      h = b.op("dec" + s + "a",
+               {cat, b.param(18 * channels * channels * f32, "wdec" + s)},
+               act(), 2 * convFlops());
+      h = conv("dec" + s + "b", h);
+    }
+    return b.finish(b.op("head", {h}, batch * side * side * f32,
+                         2 * batch * channels * side * side));
+  }
+  }
+  return Program();
+}
+
+std::string remat::writeGraphMlir(const Program &program,
+                                  const std::string &name) {
+  std::string out;
+  auto type = [&](ValueId v) {
+    return "tensor<" + std::to_string(std::max<uint64_t>(
+                           program.values[v].bytes, 1)) +
+           "xi8>";
+  };
+  auto ssa = [&](ValueId v) { return "%v" + std::to_string(v); };
+  std::vector<ValueId> outputs;
+  for (ValueId v = 0; v < program.values.size(); ++v)
+    if (program.values[v].isOutput)
+      outputs.push_back(v);
+  out += "remat.graph @" + name + "(";
+  for (size_t i = 0; i < program.inputs.size(); ++i) {
+    if (i)
+      out += ", ";
+    out += ssa(program.inputs[i]) + ": " + type(program.inputs[i]);
+  }
+  out += ") -> (";
+  for (size_t i = 0; i < outputs.size(); ++i)
+    out += (i ? ", " : "") + type(outputs[i]);
+  out += ") {\n";
+  auto escape = [](const std::string &s) {
+    std::string r;
+    for (char c : s)
+      if (c != '"' && c != '\\')
+        r += c;
+    return r;
+  };
+  for (OpId op = 0; op < program.ops.size(); ++op) {
+    if (op == program.backwardBegin)
+      out += "  remat.backward\n";
+    const OpInfo &info = program.ops[op];
+    out += "  ";
+    for (size_t i = 0; i < info.results.size(); ++i)
+      out += (i ? ", " : "") + ssa(info.results[i]);
+    if (!info.results.empty())
+      out += " = ";
+    out += "remat.abstract ";
+    if (!info.name.empty())
+      out += "\"" + escape(info.name) + "\" ";
+    out += "flops(" + std::to_string(info.flops) + ") (";
+    for (size_t i = 0; i < info.operands.size(); ++i)
+      out += (i ? ", " : "") + ssa(info.operands[i]);
+    out += ") : (";
+    for (size_t i = 0; i < info.operands.size(); ++i)
+      out += (i ? ", " : "") + type(info.operands[i]);
+    out += ") -> ";
+    if (info.results.size() == 1) {
+      out += type(info.results[0]);
+    } else {
+      out += "(";
+      for (size_t i = 0; i < info.results.size(); ++i)
+        out += (i ? ", " : "") + type(info.results[i]);
+      out += ")";
+    }
+    out += "\n";
+  }
+  out += "  remat.return";
+  if (!outputs.empty()) {
+    out += " ";
+    for (size_t i = 0; i < outputs.size(); ++i)
+      out += (i ? ", " : "") + ssa(outputs[i]);
+    out += " : ";
+    for (size_t i = 0; i < outputs.size(); ++i)
+      out += (i ? ", " : "") + type(outputs[i]);
+  }
+  out += "\n}\n";
+  return out;
+}
+
+std::string remat::writeGraphJson(const Program &program) {
+  std::string out = "{\"directed\": true, \"multigraph\": false, "
+                    "\"graph\": {}, \"nodes\": [";
+  auto escape = [](const std::string &s) {
+    std::string r;
+    for (char c : s)
+      if (c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20)
+        r += c;
+    return r;
+  };
+  for (OpId op = 0; op < program.ops.size(); ++op) {
+    const OpInfo &info = program.ops[op];
+    uint64_t bytes = 0;
+    for (ValueId v : info.results)
+      bytes += program.values[v].bytes;
+    out += op ? ",\n" : "\n";
+    out += "{\"id\": " + std::to_string(op) + ", \"name\": \"" +
+           escape(info.name.empty() ? "op" + std::to_string(op) : info.name) +
+           "\", \"cost_cpu\": " + std::to_string(info.flops) +
+           ", \"cost_ram\": " + std::to_string(bytes) + ", \"backward\": " +
+           (program.backwardBegin != kNone && op >= program.backwardBegin
+                ? "true"
+                : "false") +
+           "}";
+  }
+  out += "], \"links\": [";
+  bool first = true;
+  for (OpId op = 0; op < program.ops.size(); ++op) {
+    std::vector<OpId> seen;
+    for (ValueId operand : program.ops[op].operands) {
+      OpId def = program.values[operand].def;
+      if (def == kNone ||
+          std::find(seen.begin(), seen.end(), def) != seen.end())
+        continue;
+      seen.push_back(def);
+      out += first ? "\n" : ",\n";
+      first = false;
+      out += "{\"source\": " + std::to_string(def) +
+             ", \"target\": " + std::to_string(op) + "}";
+    }
+  }
+  out += "]}\n";
+  return out;
+}

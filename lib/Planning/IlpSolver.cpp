@@ -1,0 +1,543 @@
+//===- IlpSolver.cpp - Minimum-FLOPs rematerialization as a MIP -----------===//
+//
+// A Checkmate-style formulation (Jain et al. 2020) over the original op
+// order, solved with COIN-OR CBC. Stage t executes original op t, preceded by
+// recomputations of earlier ops:
+//
+//   R[t][i]  op i < t is re-executed in stage t (R[t][t] = 1 implicitly)
+//   S[t][i]  the result of op i is kept from stage t-1 into stage t
+//
+//   R[t][j] <= R[t][i] + S[t][i]      for every operand i of j (j <= t)
+//   S[t+1][i] <= R[t][i] + S[t][i]    (S[i+1][i] is free: op i just ran)
+//   S[t][i] = 1                       for outputs (live to the end)
+//   S[backwardBegin][i] = 0           for residuals a policy marks not
+//                                     saveable
+//   minimize sum flops(i) * R[t][i]
+//
+// Memory, two families of constraints (bytes(i): the buffers op i owns):
+//
+//   at op t:        sum_{i not in ops(t)} bytes(i) S[t+1][i]
+//                   + sum_{i in ops(t)} bytes(i) + scratch(t) <= budget
+//   entering stage: sum_i bytes(i) S[t][i] <= budget
+//
+// where ops(t) is op t and the ops defining its operands. With S tight (kept
+// exactly while some later use reads that version) both are exactly what
+// computeMemoryProfile counts at op t and at the first op of stage t, so every
+// plan in our format satisfies them: the MIP is a relaxation, its bound a
+// true lower bound on the extra FLOPs of any plan. What it does not see is
+// the memory at recomputed ops in the middle of a stage; so its solution is
+// converted into a Plan (single-op recomputations, each moved to its first
+// consumer) and evaluated exactly. If that peak is over the budget, the MIP is
+// solved again with the conservative stage constraint
+//
+//   sum_i bytes(i) S[t][i] + sum_{i<t} bytes(i) R[t][i] + bytes(t)
+//     + scratch(t) <= budget
+//
+// (everything kept or recomputed in a stage counted for the whole stage),
+// whose solutions always fit (views aside, which the re-evaluation catches).
+//
+// The incumbent is the best feasible plan among greedy and the baselines; it
+// is passed to CBC as a cutoff, so CBC only looks for strictly better plans.
+// When CBC proves there are none, the incumbent is optimal. The result is
+// never worse than greedy.
+//
+// Limits: the MIP has O(n^2) variables for n ops; above kMaxVariables the
+// solver returns the incumbent with a note. Ops with several results are
+// recomputed as a whole per needed result; minRematBytes is not applied to
+// recomputations inside the MIP. `min` budgets use the smallest peak the
+// incumbents reach.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Solvers.h"
+
+#include "remat/Planning/MemoryProfile.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <coin/Cbc_C_Interface.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+using namespace remat;
+
+namespace {
+
+/// Largest MIP the solver builds (columns).
+constexpr size_t kMaxVariables = 400000;
+/// CBC treats bounds beyond 1e30 as infinite.
+constexpr double kInfinity = 1e30;
+
+struct Triplet {
+  int row;
+  int col;
+  double value;
+};
+
+class IlpModel {
+public:
+  IlpModel(const Program &program, const SolverOptions &options,
+           uint64_t budget)
+      : program(program), options(options), budget(budget) {}
+
+  /// Builds the MIP; false if it is too large.
+  bool build(bool conservative);
+  /// Solves; fills the solution. Returns false when CBC found no solution.
+  bool solve(double cutoffFlops, double seconds);
+  Plan extractPlan() const;
+
+  bool provenOptimal = false;
+  bool provenInfeasible = false;
+  double bound = 0;
+  size_t numVariables() const { return lower.size(); }
+
+private:
+  int addVar(double cost, double lo, double hi) {
+    objective.push_back(cost);
+    lower.push_back(lo);
+    upper.push_back(hi);
+    return static_cast<int>(lower.size()) - 1;
+  }
+  int addRow(double lo, double hi) {
+    rowLower.push_back(lo);
+    rowUpper.push_back(hi);
+    return static_cast<int>(rowLower.size()) - 1;
+  }
+  int rVar(OpId t, OpId i) const {
+    auto it = rIndex.find({t, i});
+    return it == rIndex.end() ? -1 : it->second;
+  }
+  int sVar(OpId t, OpId i) const {
+    auto it = sIndex.find({t, i});
+    return it == sIndex.end() ? -1 : it->second;
+  }
+
+  const Program &program;
+  const SolverOptions &options;
+  uint64_t budget;
+  double flopScale = 1;
+
+  std::vector<uint64_t> bytes;
+  std::vector<std::vector<OpId>> deps;
+  std::map<std::pair<OpId, OpId>, int> rIndex, sIndex;
+  std::vector<double> objective, lower, upper, rowLower, rowUpper;
+  std::vector<Triplet> triplets;
+  std::vector<double> solution;
+};
+
+bool IlpModel::build(bool conservative) {
+  size_t n = program.ops.size();
+  bytes.assign(n, 0);
+  deps.assign(n, {});
+  uint64_t maxFlops = 1;
+  for (OpId op = 0; op < n; ++op) {
+    const OpInfo &info = program.ops[op];
+    for (ValueId v : info.results)
+      if (program.values[v].aliasOf == kNone)
+        bytes[op] += program.values[v].bytes;
+    for (ValueId operand : info.operands) {
+      OpId def = program.values[operand].def;
+      if (def != kNone && !llvm::is_contained(deps[op], def))
+        deps[op].push_back(def);
+    }
+    maxFlops = std::max(maxFlops, info.flops);
+  }
+  // Keep objective coefficients in a range CBC handles well.
+  flopScale = maxFlops > 1e6 ? 1e6 / double(maxFlops) : 1.0;
+
+  // The last stage in which op i's result can be read: by an original op, or
+  // by a recomputation of a consumer, which can happen up to that consumer's
+  // own last stage.
+  std::vector<OpId> lastStage(n, 0);
+  std::vector<bool> output(n, false);
+  for (OpId op = n; op-- > 0;) {
+    lastStage[op] = std::max(lastStage[op], op);
+    for (ValueId v : program.ops[op].results)
+      if (program.values[v].isOutput)
+        output[op] = true;
+    if (output[op])
+      lastStage[op] = n - 1;
+    for (OpId dep : deps[op])
+      lastStage[dep] = std::max(lastStage[dep], lastStage[op]);
+  }
+  // Recomputable ops that stage t may need: ancestors of op t through
+  // recomputable ops, or ops read later (kept from a recomputation here).
+  size_t estimate = 0;
+  for (OpId i = 0; i < n; ++i)
+    estimate += 2 * (lastStage[i] - i);
+  if (estimate > kMaxVariables)
+    return false;
+
+  for (OpId i = 0; i < n; ++i) {
+    const OpInfo &info = program.ops[i];
+    bool recomputable = info.recomputable && !info.mustKeep;
+    for (OpId t = i + 1; t <= lastStage[i]; ++t) {
+      sIndex[{t, i}] = addVar(0, output[i] ? 1 : 0, 1);
+      if (recomputable)
+        rIndex[{t, i}] = addVar(double(info.flops) * flopScale, 0, 1);
+    }
+  }
+  // Not saveable across the boundary.
+  if (program.backwardBegin != kNone) {
+    std::vector<bool> notSaveable = notSaveableValues(program);
+    for (OpId i = 0; i < program.backwardBegin && i < n; ++i)
+      for (ValueId v : program.ops[i].results)
+        if (notSaveable[v]) {
+          int s = sVar(program.backwardBegin, i);
+          if (s >= 0)
+            upper[s] = 0;
+        }
+  }
+
+  auto availability = [&](OpId t, OpId i, int rowCol, double rowCoef) {
+    // rowCoef * x_rowCol <= R[t][i] + S[t][i], or 1 <= ... when rowCol < 0.
+    int r = rVar(t, i), s = sVar(t, i);
+    int row = rowCol >= 0 ? addRow(0, kInfinity) : addRow(1, kInfinity);
+    if (rowCol >= 0)
+      triplets.push_back({row, rowCol, -rowCoef});
+    if (r >= 0)
+      triplets.push_back({row, r, 1});
+    if (s >= 0)
+      triplets.push_back({row, s, 1});
+  };
+
+  double inputBytes = 0;
+  if (options.countInputs)
+    for (ValueId input : program.inputs)
+      inputBytes += program.values[input].bytes;
+  double scale = 1.0 / std::max<double>(1, budget);
+
+  for (OpId t = 0; t < n; ++t) {
+    // Dependencies of op t and of every op that may be recomputed here.
+    for (OpId i : deps[t])
+      availability(t, i, -1, 0);
+    for (OpId j = 0; j < t; ++j) {
+      int rj = rVar(t, j);
+      if (rj < 0)
+        continue;
+      for (OpId i : deps[j])
+        availability(t, i, rj, 1);
+    }
+    // Keeping.
+    for (OpId i = 0; i + 1 < t; ++i) {
+      int s = sVar(t, i);
+      if (s < 0)
+        continue;
+      int row = addRow(0, kInfinity);
+      triplets.push_back({row, s, -1});
+      if (int prev = sVar(t - 1, i); prev >= 0)
+        triplets.push_back({row, prev, 1});
+      if (int r = rVar(t - 1, i); r >= 0)
+        triplets.push_back({row, r, 1});
+    }
+    if (!options.budgetBytes && !options.minimize && budget == UINT64_MAX)
+      continue;
+
+    // Memory at op t.
+    double fixed = inputBytes + program.ops[t].scratchBytes + bytes[t];
+    for (OpId i : deps[t])
+      fixed += bytes[i];
+    {
+      int row = addRow(-kInfinity, (double(budget) - fixed) * scale);
+      for (OpId i = 0; i <= t && t + 1 < n; ++i) {
+        if (i == t || llvm::is_contained(deps[t], i))
+          continue;
+        if (int s = sVar(t + 1, i); s >= 0 && bytes[i] > 0)
+          triplets.push_back({row, s, double(bytes[i]) * scale});
+      }
+      if (t + 1 == n) {
+        // Outputs that op t does not touch stay live.
+        double outputs = 0;
+        for (OpId i = 0; i < t; ++i)
+          if (output[i] && !llvm::is_contained(deps[t], i))
+            outputs += bytes[i];
+        rowUpper[row] -= outputs * scale;
+      }
+    }
+    // Entering stage t, or (conservative) the whole stage.
+    {
+      double stageFixed = inputBytes;
+      if (conservative)
+        stageFixed += bytes[t] + program.ops[t].scratchBytes;
+      int row = addRow(-kInfinity, (double(budget) - stageFixed) * scale);
+      for (OpId i = 0; i < t; ++i) {
+        if (bytes[i] == 0)
+          continue;
+        if (int s = sVar(t, i); s >= 0)
+          triplets.push_back({row, s, double(bytes[i]) * scale});
+        if (conservative)
+          if (int r = rVar(t, i); r >= 0)
+            triplets.push_back({row, r, double(bytes[i]) * scale});
+      }
+    }
+  }
+  return true;
+}
+
+bool IlpModel::solve(double cutoffFlops, double seconds) {
+  int numCols = static_cast<int>(lower.size());
+  int numRows = static_cast<int>(rowLower.size());
+  // Column-major (a counting sort by column).
+  std::vector<CoinBigIndex> starts(numCols + 1, 0);
+  for (const Triplet &t : triplets)
+    ++starts[t.col + 1];
+  for (int c = 0; c < numCols; ++c)
+    starts[c + 1] += starts[c];
+  std::vector<CoinBigIndex> fill(starts.begin(), starts.end() - 1);
+  std::vector<int> rows(triplets.size());
+  std::vector<double> values(triplets.size());
+  for (const Triplet &t : triplets) {
+    rows[fill[t.col]] = t.row;
+    values[fill[t.col]++] = t.value;
+  }
+
+  Cbc_Model *model = Cbc_newModel();
+  Cbc_loadProblem(model, numCols, numRows, starts.data(), rows.data(),
+                  values.data(), lower.data(), upper.data(), objective.data(),
+                  rowLower.data(), rowUpper.data());
+  for (int c = 0; c < numCols; ++c)
+    Cbc_setInteger(model, c);
+  Cbc_setLogLevel(model, 0);
+  Cbc_setMaximumSeconds(model, std::max(1.0, seconds));
+  Cbc_setParameter(model, "threads", "1");
+  if (std::isfinite(cutoffFlops))
+    Cbc_setCutoff(model, cutoffFlops * flopScale - 0.5 * flopScale);
+  Cbc_solve(model);
+
+  provenOptimal = Cbc_isProvenOptimal(model);
+  provenInfeasible = Cbc_isProvenInfeasible(model);
+  bound = Cbc_getBestPossibleObjValue(model) / flopScale;
+  bool found = Cbc_numberSavedSolutions(model) > 0 ||
+               (provenOptimal && Cbc_getColSolution(model));
+  if (found) {
+    const double *best = Cbc_bestSolution(model);
+    if (!best)
+      best = Cbc_getColSolution(model);
+    found = best != nullptr;
+    if (found)
+      solution.assign(best, best + numCols);
+  }
+  Cbc_deleteModel(model);
+  return found;
+}
+
+Plan IlpModel::extractPlan() const {
+  size_t n = program.ops.size();
+  // Stages in which each op is recomputed.
+  std::vector<std::vector<OpId>> stages(n);
+  for (auto [key, col] : rIndex)
+    if (solution[col] > 0.5)
+      stages[key.second].push_back(key.first);
+  for (auto &list : stages)
+    llvm::sort(list);
+
+  // Final placement of each (op, copy index); computed for ops in decreasing
+  // order so that consumers are placed first.
+  std::vector<std::vector<OpId>> placed(n);
+  std::vector<Recompute> recomputes;
+  auto copyIndexAt = [&](OpId op, OpId stage) {
+    // The copy of `op` an op in `stage` reads: the latest computed at or
+    // before it (the one of the same stage counts: it runs first).
+    const auto &list = stages[op];
+    auto it = std::upper_bound(list.begin(), list.end(), stage);
+    return static_cast<int>(it - list.begin()) - 1; // -1: the original
+  };
+  for (OpId i = n; i-- > 0;) {
+    const auto &list = stages[i];
+    placed[i].assign(list.size(), kNone);
+    if (list.empty())
+      continue;
+    for (ValueId v : program.ops[i].results) {
+      std::vector<OpId> first(list.size(), kNone);
+      // Original readers.
+      for (OpId j = i + 1; j < n; ++j) {
+        if (!llvm::is_contained(program.ops[j].operands, v))
+          continue;
+        int k = copyIndexAt(i, j);
+        if (k >= 0)
+          first[k] = std::min(first[k], j);
+      }
+      // Recomputed readers: in ILP stage s, they read the copy current in s;
+      // they run where they were placed.
+      for (OpId j = i + 1; j < n; ++j) {
+        if (stages[j].empty() ||
+            !llvm::is_contained(program.ops[j].operands, v))
+          continue;
+        for (size_t c = 0; c < stages[j].size(); ++c) {
+          if (placed[j][c] == kNone)
+            continue;
+          int k = copyIndexAt(i, stages[j][c]);
+          if (k >= 0)
+            first[k] = std::min(first[k], placed[j][c]);
+        }
+      }
+      for (size_t k = 0; k < list.size(); ++k) {
+        if (first[k] == kNone)
+          continue;
+        placed[i][k] = std::min(placed[i][k], first[k]);
+        recomputes.push_back({v, first[k], {i}});
+      }
+    }
+  }
+  llvm::sort(recomputes, [&](const Recompute &a, const Recompute &b) {
+    if (a.before != b.before)
+      return a.before < b.before;
+    if (a.chain[0] != b.chain[0])
+      return a.chain[0] < b.chain[0];
+    return a.value < b.value;
+  });
+  Plan plan;
+  plan.recomputes = std::move(recomputes);
+  return plan;
+}
+
+class IlpSolver : public Solver {
+public:
+  std::string name() const override { return "ilp"; }
+  SolverResult solve(const Program &program,
+                     const SolverOptions &options) override;
+};
+
+SolverResult IlpSolver::solve(const Program &program,
+                              const SolverOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  };
+
+  // Incumbents: greedy and the baselines. The best feasible one is what the
+  // MIP has to beat; with `min`, their smallest peak becomes the budget.
+  std::vector<SolverResult> incumbents;
+  incumbents.push_back(createGreedySolver()->solve(program, options));
+  bool small = program.ops.size() <= 5000;
+  if (small) {
+    incumbents.push_back(createXlaSolver()->solve(program, options));
+    incumbents.push_back(createSqrtNSolver()->solve(program, options));
+    incumbents.push_back(createCheckpointAllSolver()->solve(program, options));
+  }
+  SolverOptions effective = options;
+  if (options.minimize) {
+    uint64_t least = UINT64_MAX;
+    for (const SolverResult &r : incumbents)
+      least = std::min(least, r.peakBytes);
+    effective.minimize = false;
+    effective.budgetBytes = least;
+  }
+  // Residuals a policy marks not saveable must not be live across the
+  // boundary (the baselines may not know about policies).
+  std::vector<bool> notSaveable = notSaveableValues(program);
+  bool anyPolicy = llvm::is_contained(notSaveable, true);
+  auto respectsPolicy = [&](const Plan &plan) {
+    if (!anyPolicy)
+      return true;
+    Program rewritten = materialize(program, plan);
+    MemoryProfile profile =
+        computeMemoryProfile(rewritten, effective.countInputs);
+    for (ValueId v = 0; v < program.values.size(); ++v)
+      if (notSaveable[v] && profile.ranges[v].end != kNone &&
+          profile.ranges[v].end >= rewritten.backwardBegin)
+        return false;
+    return true;
+  };
+  auto fits = [&](const SolverResult &r) {
+    return (!effective.budgetBytes ||
+            r.peakBytes <= *effective.budgetBytes) &&
+           respectsPolicy(r.plan);
+  };
+  auto reEvaluate = [&](Plan plan) {
+    SolverResult r = evaluatePlan(program, std::move(plan), effective);
+    return r;
+  };
+  int bestIndex = -1;
+  for (size_t k = 0; k < incumbents.size(); ++k) {
+    SolverResult &r = incumbents[k];
+    r = reEvaluate(std::move(r.plan));
+    if (fits(r) && (bestIndex < 0 ||
+                    r.extraFlops < incumbents[bestIndex].extraFlops))
+      bestIndex = static_cast<int>(k);
+  }
+  auto finish = [&](SolverResult result) {
+    SolverResult out = evaluatePlan(program, std::move(result.plan), options);
+    out.optimal = result.optimal;
+    out.gap = result.gap;
+    out.note = result.note;
+    return out;
+  };
+  SolverResult best = bestIndex >= 0 ? incumbents[bestIndex] : incumbents[0];
+  if (bestIndex >= 0 && best.extraFlops == 0) {
+    best.optimal = true;
+    best.gap = 0;
+    return finish(std::move(best));
+  }
+  uint64_t budget =
+      effective.budgetBytes ? *effective.budgetBytes : UINT64_MAX;
+  double cutoff = bestIndex >= 0 ? double(best.extraFlops) : INFINITY;
+
+  double lowerBound = -1;
+  bool relaxedOptimal = false;
+  for (bool conservative : {false, true}) {
+    double left = options.timeLimitSeconds - elapsed();
+    if (left <= 0.05)
+      break;
+    IlpModel model(program, effective, budget);
+    if (!model.build(conservative)) {
+      best.note = "ilp: graph too large for the MIP (" +
+                  std::to_string(program.ops.size()) +
+                  " ops); returning the best heuristic plan";
+      return finish(std::move(best));
+    }
+    bool found = model.solve(cutoff, left);
+    if (!conservative) {
+      if (model.provenOptimal || model.provenInfeasible) {
+        // Proven: nothing below the cutoff but the solution (if any).
+        relaxedOptimal = true;
+      }
+      lowerBound = model.provenInfeasible || (relaxedOptimal && !found)
+                       ? cutoff
+                       : model.bound;
+    }
+    if (found) {
+      SolverResult candidate = reEvaluate(model.extractPlan());
+      bool valid = verifyPlan(program, candidate.plan).empty();
+      if (valid && fits(candidate) &&
+          (bestIndex < 0 || candidate.extraFlops < best.extraFlops)) {
+        best = std::move(candidate);
+        bestIndex = 0;
+        cutoff = double(best.extraFlops);
+        if (!conservative) {
+          // The relaxation's optimum fits: it is the optimum.
+          break;
+        }
+      }
+    } else if (!conservative && relaxedOptimal) {
+      // No plan beats the incumbent even in the relaxation.
+      break;
+    }
+    if (model.provenInfeasible && conservative)
+      break;
+  }
+  if (bestIndex < 0) {
+    best.note = "ilp: no plan found that meets the budget";
+    return finish(std::move(best));
+  }
+  if (lowerBound >= 0) {
+    double flops = double(best.extraFlops);
+    best.gap = flops <= 0 ? 0 : std::max(0.0, (flops - lowerBound) / flops);
+    if (best.gap < 1e-6 || (relaxedOptimal && lowerBound >= flops - 0.5)) {
+      best.gap = 0;
+      best.optimal = true;
+    }
+  }
+  return finish(std::move(best));
+}
+
+} // namespace
+
+std::unique_ptr<Solver> remat::createIlpSolver() {
+  return std::make_unique<IlpSolver>();
+}

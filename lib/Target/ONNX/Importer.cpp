@@ -1,0 +1,381 @@
+//===- Importer.cpp - ONNX graphs to a func.func of TOSA ------------------===//
+
+#include "Importer.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace remat;
+using namespace remat::onnx_import;
+
+namespace {
+/// The ai.onnx opsets whose operator semantics the importer implements.
+constexpr int64_t kMinOpset = 7;
+constexpr int64_t kMaxOpset = 21;
+
+std::string sanitize(StringRef name) {
+  std::string out;
+  for (char c : name)
+    out.push_back(isalnum(static_cast<unsigned char>(c)) ? c : '_');
+  if (out.empty() || isdigit(static_cast<unsigned char>(out[0])))
+    out.insert(0, "onnx_");
+  return out;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Attributes and tensors
+//===----------------------------------------------------------------------===//
+
+const onnx::AttributeProto *onnx_import::findAttr(const onnx::NodeProto &node,
+                                                  StringRef name) {
+  for (const onnx::AttributeProto &a : node.attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+int64_t onnx_import::intAttr(const onnx::NodeProto &node, StringRef name,
+                             int64_t fallback) {
+  const onnx::AttributeProto *a = findAttr(node, name);
+  return a ? a->i() : fallback;
+}
+
+float onnx_import::floatAttr(const onnx::NodeProto &node, StringRef name,
+                             float fallback) {
+  const onnx::AttributeProto *a = findAttr(node, name);
+  return a ? a->f() : fallback;
+}
+
+std::string onnx_import::stringAttr(const onnx::NodeProto &node,
+                                    StringRef name, StringRef fallback) {
+  const onnx::AttributeProto *a = findAttr(node, name);
+  return a ? a->s() : fallback.str();
+}
+
+SmallVector<int64_t> onnx_import::intsAttr(const onnx::NodeProto &node,
+                                           StringRef name) {
+  const onnx::AttributeProto *a = findAttr(node, name);
+  if (!a)
+    return {};
+  return SmallVector<int64_t>(a->ints().begin(), a->ints().end());
+}
+
+FailureOr<SmallVector<int64_t>>
+onnx_import::decodeInts(const onnx::TensorProto &tensor) {
+  SmallVector<int64_t> out;
+  if (tensor.has_data_location() &&
+      tensor.data_location() == onnx::TensorProto::EXTERNAL)
+    return failure();
+  if (tensor.data_type() == onnx::TensorProto::INT64) {
+    if (!tensor.raw_data().empty()) {
+      const std::string &raw = tensor.raw_data();
+      if (raw.size() % 8)
+        return failure();
+      out.resize(raw.size() / 8);
+      std::memcpy(out.data(), raw.data(), raw.size());
+    } else {
+      out.assign(tensor.int64_data().begin(), tensor.int64_data().end());
+    }
+    return out;
+  }
+  if (tensor.data_type() == onnx::TensorProto::INT32) {
+    if (!tensor.raw_data().empty()) {
+      const std::string &raw = tensor.raw_data();
+      if (raw.size() % 4)
+        return failure();
+      SmallVector<int32_t> v(raw.size() / 4);
+      std::memcpy(v.data(), raw.data(), raw.size());
+      out.assign(v.begin(), v.end());
+    } else {
+      out.assign(tensor.int32_data().begin(), tensor.int32_data().end());
+    }
+    return out;
+  }
+  return failure();
+}
+
+FailureOr<SmallVector<float>>
+onnx_import::decodeFloats(const onnx::TensorProto &tensor) {
+  if (tensor.data_type() != onnx::TensorProto::FLOAT ||
+      (tensor.has_data_location() &&
+       tensor.data_location() == onnx::TensorProto::EXTERNAL))
+    return failure();
+  SmallVector<float> out;
+  if (!tensor.raw_data().empty()) {
+    const std::string &raw = tensor.raw_data();
+    if (raw.size() % 4)
+      return failure();
+    out.resize(raw.size() / 4);
+    std::memcpy(out.data(), raw.data(), raw.size());
+  } else {
+    out.assign(tensor.float_data().begin(), tensor.float_data().end());
+  }
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Importer
+//===----------------------------------------------------------------------===//
+
+Importer::Importer(MLIRContext *context, const onnx::ModelProto &model,
+                   const OnnxImportOptions &options)
+    : context(context), model(model), opts(options), builder(context),
+      tb(builder, UnknownLoc::get(context)), nodeLoc(UnknownLoc::get(context)) {
+}
+
+bool Importer::hasInput(const onnx::NodeProto &node, int i) {
+  return i < node.input_size() && !node.input(i).empty();
+}
+
+InFlightDiagnostic Importer::error() {
+  InFlightDiagnostic diag = emitError(nodeLoc);
+  if (!nodeDescription.empty())
+    diag << nodeDescription << ": ";
+  return diag;
+}
+
+LogicalResult Importer::checkModel() {
+  if (!model.has_graph() || model.ir_version() <= 0)
+    return error() << "not an ONNX model (no graph or IR version)";
+  for (const onnx::OperatorSetIdProto &set : model.opset_import()) {
+    if (!set.domain().empty() && set.domain() != "ai.onnx")
+      continue;
+    opsetVersion = set.version();
+  }
+  if (model.opset_import_size() == 0 && model.ir_version() < 3)
+    opsetVersion = 1;
+  if (opsetVersion < kMinOpset || opsetVersion > kMaxOpset)
+    return error() << "unsupported opset " << opsetVersion
+                   << " of the ai.onnx domain (supported: " << kMinOpset
+                   << " to " << kMaxOpset << ")";
+  return success();
+}
+
+LogicalResult Importer::collectInitializers() {
+  for (const onnx::TensorProto &t : model.graph().initializer()) {
+    if (t.data_type() == onnx::TensorProto::INT64 ||
+        t.data_type() == onnx::TensorProto::INT32) {
+      FailureOr<SmallVector<int64_t>> v = decodeInts(t);
+      if (failed(v))
+        return error() << "initializer '" << t.name()
+                       << "': cannot read its integer data";
+      ints[t.name()] = *v;
+      continue;
+    }
+    if (t.data_type() != onnx::TensorProto::FLOAT)
+      return error() << "initializer '" << t.name()
+                     << "': unsupported element type " << t.data_type()
+                     << " (only float and int64 tensors are supported)";
+    SmallVector<int64_t> dims(t.dims().begin(), t.dims().end());
+    pending[t.name()].shape = dims;
+    floatInitializers[t.name()] = &t;
+  }
+  return success();
+}
+
+LogicalResult Importer::addDataInputs() {
+  Block &body = func.getBody().front();
+  bool first = true;
+  for (const onnx::ValueInfoProto &input : model.graph().input()) {
+    if (pending.count(input.name()) || ints.count(input.name()))
+      continue; // An initializer listed as an input (IR version < 4).
+    const onnx::TypeProto &type = input.type();
+    if (!type.has_tensor_type() ||
+        type.tensor_type().elem_type() != onnx::TensorProto::FLOAT)
+      return error() << "input '" << input.name()
+                     << "': only float tensor inputs are supported";
+    SmallVector<int64_t> shape;
+    for (const onnx::TensorShapeProto::Dimension &d :
+         type.tensor_type().shape().dim())
+      shape.push_back(d.has_dim_value() && d.dim_value() > 0 ? d.dim_value()
+                                                             : -1);
+    if (first && !shape.empty())
+      modelBatch = shape[0];
+    if (opts.batch > 0 && !shape.empty())
+      shape[0] = opts.batch;
+    if (first && !opts.inputShape.empty()) {
+      if (opts.inputShape.size() + 1 != shape.size())
+        return error() << "input '" << input.name() << "' has rank "
+                       << shape.size() << ", but --onnx-input-shape gives "
+                       << opts.inputShape.size() << " dims after the batch";
+      std::copy(opts.inputShape.begin(), opts.inputShape.end(),
+                shape.begin() + 1);
+    }
+    first = false;
+    for (auto [i, d] : llvm::enumerate(shape))
+      if (d < 0)
+        return error() << "input '" << input.name() << "': dim " << i
+                       << " is dynamic; fix it with --onnx-batch / "
+                          "--onnx-input-shape";
+    BlockArgument arg = body.addArgument(
+        tb.type(shape), NameLoc::get(builder.getStringAttr(input.name())));
+    values[input.name()] = Entry{arg, false};
+  }
+  return success();
+}
+
+Value Importer::materialize(StringRef name, const PendingParameter &p) {
+  Block &body = func.getBody().front();
+  Value arg = body.addArgument(tb.type(p.shape),
+                               NameLoc::get(builder.getStringAttr(name)));
+  values[name] = Entry{arg, false};
+  return arg;
+}
+
+FailureOr<Entry> Importer::lookup(StringRef name) {
+  auto it = values.find(name);
+  if (it != values.end())
+    return it->second;
+  auto p = pending.find(name);
+  if (p != pending.end()) {
+    PendingParameter param = p->second;
+    pending.erase(p);
+    materialize(name, param);
+    return values[name];
+  }
+  if (ints.count(name))
+    return error() << "integer tensor '" << name
+                   << "' is used as data (only float data is supported)";
+  return error() << "tensor '" << name << "' is not defined before its use";
+}
+
+SmallVector<int64_t> Importer::logicalShape(const Entry &entry) {
+  SmallVector<int64_t> shape(shapeOf(entry.value));
+  if (entry.nhwc)
+    return {shape[0], shape[3], shape[1], shape[2]};
+  return shape;
+}
+
+Value Importer::toLogical(const Entry &entry) {
+  if (!entry.nhwc)
+    return entry.value;
+  return tb.transpose(entry.value, {0, 3, 1, 2});
+}
+
+Value Importer::toNhwc(const Entry &entry) {
+  if (entry.nhwc)
+    return entry.value;
+  return tb.transpose(entry.value, {0, 2, 3, 1});
+}
+
+FailureOr<Value> Importer::logical(StringRef name) {
+  FailureOr<Entry> e = lookup(name);
+  if (failed(e))
+    return failure();
+  if (!e->nhwc)
+    return e->value;
+  // One transpose per value, however many consumers need the ONNX layout.
+  Value &cached = logicalCache[name];
+  if (!cached)
+    cached = toLogical(*e);
+  return cached;
+}
+
+FailureOr<Value> Importer::nhwc(StringRef name) {
+  FailureOr<Entry> e = lookup(name);
+  if (failed(e))
+    return failure();
+  if (shapeOf(e->value).size() != 4)
+    return error() << "expects a 4-D (NCHW) input, got '" << name
+                   << "' of rank " << shapeOf(e->value).size();
+  if (e->nhwc)
+    return e->value;
+  Value v = toNhwc(*e);
+  // Later NHWC consumers of an NCHW value share the transpose.
+  logicalCache[name] = e->value;
+  values[name] = Entry{v, true};
+  return v;
+}
+
+std::optional<SmallVector<int64_t>> Importer::constantInts(StringRef name) {
+  auto it = ints.find(name);
+  if (it == ints.end())
+    return std::nullopt;
+  return it->second;
+}
+
+std::optional<double> Importer::constantFloat(StringRef name) {
+  auto it = floats.find(name);
+  if (it != floats.end())
+    return it->second;
+  auto init = floatInitializers.find(name);
+  if (init != floatInitializers.end()) {
+    FailureOr<SmallVector<float>> v = decodeFloats(*init->second);
+    if (succeeded(v) && v->size() == 1)
+      return (*v)[0];
+  }
+  return std::nullopt;
+}
+
+LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
+  std::string name =
+      node.name().empty() ? node.op_type() + "#" + std::to_string(index)
+                          : node.name();
+  nodeDescription = "node '" + name + "' (" + node.op_type() + ")";
+  nodeLoc = NameLoc::get(builder.getStringAttr(name),
+                         FileLineColLoc::get(context, "onnx", index, 0));
+  tb.setLoc(nodeLoc);
+  if (!node.domain().empty() && node.domain() != "ai.onnx")
+    return error() << "unsupported operator " << node.domain()
+                   << "::" << node.op_type();
+  const llvm::StringMap<OpImporter> &table = operatorTable();
+  auto it = table.find(node.op_type());
+  if (it == table.end())
+    return error() << "unsupported operator " << node.op_type();
+  return it->second(*this, node);
+}
+
+OwningOpRef<ModuleOp> Importer::run() {
+  nodeLoc = FileLineColLoc::get(context, "onnx", 0, 0);
+  if (failed(checkModel()) || failed(collectInitializers()))
+    return nullptr;
+  module = ModuleOp::create(nodeLoc);
+  builder.setInsertionPointToEnd(module->getBody());
+  std::string fname = opts.functionName.empty()
+                          ? sanitize(model.graph().name().empty()
+                                         ? "main"
+                                         : model.graph().name())
+                          : opts.functionName;
+  func = func::FuncOp::create(builder, nodeLoc, fname,
+                              builder.getFunctionType({}, {}));
+  Block *body = func.addEntryBlock();
+  builder.setInsertionPointToEnd(body);
+  if (failed(addDataInputs()))
+    return nullptr;
+
+  int index = 0;
+  for (const onnx::NodeProto &node : model.graph().node())
+    if (failed(importNode(node, index++)))
+      return nullptr;
+
+  nodeDescription.clear();
+  SmallVector<Value> results;
+  for (const onnx::ValueInfoProto &out : model.graph().output()) {
+    nodeDescription = "output '" + out.name() + "'";
+    FailureOr<Value> v = logical(out.name());
+    if (failed(v))
+      return nullptr;
+    results.push_back(*v);
+  }
+  func::ReturnOp::create(builder, nodeLoc, results);
+
+  SmallVector<Type> argTypes;
+  SmallVector<Attribute> argAttrs;
+  for (BlockArgument arg : body->getArguments()) {
+    argTypes.push_back(arg.getType());
+    NamedAttrList attrs;
+    if (auto loc = dyn_cast<NameLoc>(arg.getLoc()))
+      attrs.append("onnx.name", loc.getName());
+    argAttrs.push_back(attrs.getDictionary(context));
+  }
+  func.setFunctionType(
+      builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  func.setAllArgAttrs(argAttrs);
+  return std::move(module);
+}

@@ -1,0 +1,181 @@
+//===- remat-bench.cpp - Synthetic graphs and solver runs -----------------===//
+//
+// The engine behind bench/run.py, without MLIR:
+//
+//   remat-bench gen --model=NAME [--layers=N --batch=B --width=W --length=L]
+//                   [--seed=S --depth=D --dag-width=W --density=P]
+//                   [--format=mlir|json]
+//       prints a generated training step (NAME: mlp, transformer, resnet,
+//       unet, or dag for a random layered DAG) as a remat.graph of
+//       remat.abstract ops, or as node-link JSON for
+//       remat-translate --import-graph-json.
+//
+//   remat-bench run --model=NAME [graph options] --solvers=a,b,...
+//                   --budgets=0.9,0.5,min [--time-limit=SECONDS]
+//       plans the graph with every solver at every budget (a fraction of the
+//       peak without rematerialization, or min) and prints one CSV row per
+//       run: model,ops,peak_before,solver,budget,budget_bytes,peak,feasible,
+//       extra_flops,base_flops,extra_flops_percent,solve_ms,optimal,gap,note
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Planning/Generators.h"
+#include "remat/Planning/MemoryProfile.h"
+#include "remat/Planning/Solver.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace remat;
+
+namespace {
+
+std::vector<std::string> split(const std::string &text) {
+  std::vector<std::string> parts;
+  std::stringstream stream(text);
+  std::string part;
+  while (std::getline(stream, part, ','))
+    if (!part.empty())
+      parts.push_back(part);
+  return parts;
+}
+
+[[noreturn]] void usage(const char *message) {
+  std::fprintf(stderr, "remat-bench: %s\n(see the comment at the top of "
+                       "tools/remat-bench/remat-bench.cpp)\n",
+               message);
+  std::exit(2);
+}
+
+bool buildGraph(const std::map<std::string, std::string> &args,
+                Program &program, std::string &name) {
+  auto get = [&](const char *key, const char *fallback) {
+    auto it = args.find(key);
+    return it == args.end() ? std::string(fallback) : it->second;
+  };
+  auto number = [&](const char *key, const char *fallback) {
+    return std::strtoull(get(key, fallback).c_str(), nullptr, 10);
+  };
+  name = get("model", "");
+  if (name == "dag") {
+    RandomDagOptions options;
+    options.seed = number("seed", "1");
+    options.depth = number("depth", "16");
+    options.width = number("dag-width", "4");
+    options.density = std::strtod(get("density", "0.1").c_str(), nullptr);
+    program = generateRandomDag(options);
+    return true;
+  }
+  ModelFamily family;
+  if (!parseModelFamily(name, family))
+    return false;
+  ModelOptions options;
+  options.layers = number("layers", "8");
+  options.batch = number("batch", "8");
+  options.width = number("width", "256");
+  options.length = number("length", "128");
+  program = generateModel(family, options);
+  return true;
+}
+
+std::string csvField(std::string text) {
+  for (char &c : text)
+    if (c == ',' || c == '\n' || c == '"')
+      c = ';';
+  return text;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    usage("expected a command: gen or run");
+  std::string command = argv[1];
+  std::map<std::string, std::string> args;
+  for (int i = 2; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.rfind("--", 0) != 0)
+      usage(("unexpected argument " + arg).c_str());
+    size_t eq = arg.find('=');
+    if (eq == std::string::npos)
+      args[arg.substr(2)] = "1";
+    else
+      args[arg.substr(2, eq - 2)] = arg.substr(eq + 1);
+  }
+  Program program;
+  std::string model;
+  if (!buildGraph(args, program, model))
+    usage("--model must be mlp, transformer, resnet, unet or dag");
+
+  if (command == "gen") {
+    std::string format = args.count("format") ? args["format"] : "mlir";
+    if (format == "json")
+      std::cout << writeGraphJson(program);
+    else if (format == "mlir")
+      std::cout << writeGraphMlir(program, model);
+    else
+      usage("--format must be mlir or json");
+    return 0;
+  }
+  if (command != "run")
+    usage("expected a command: gen or run");
+
+  std::vector<std::string> solvers =
+      split(args.count("solvers") ? args["solvers"] : "greedy");
+  std::vector<std::string> budgets =
+      split(args.count("budgets") ? args["budgets"] : "0.5");
+  double timeLimit =
+      args.count("time-limit") ? std::strtod(args["time-limit"].c_str(), nullptr)
+                               : 60;
+  uint64_t peakBefore = computeMemoryProfile(program, false).peakBytes;
+  uint64_t baseFlops = 0;
+  for (const OpInfo &op : program.ops)
+    baseFlops += op.flops;
+  if (!args.count("no-header"))
+    std::cout << "model,ops,peak_before,solver,budget,budget_bytes,peak,"
+                 "feasible,extra_flops,base_flops,extra_flops_percent,"
+                 "solve_ms,optimal,gap,note\n";
+  for (const std::string &budget : budgets) {
+    for (const std::string &name : solvers) {
+      std::unique_ptr<Solver> solver = createSolver(name);
+      if (!solver)
+        usage(("unknown solver " + name + "; available: " + availableSolvers())
+                  .c_str());
+      SolverOptions options;
+      options.timeLimitSeconds = timeLimit;
+      if (budget == "min")
+        options.minimize = true;
+      else
+        options.budgetBytes =
+            uint64_t(std::strtod(budget.c_str(), nullptr) * double(peakBefore));
+      auto start = std::chrono::steady_clock::now();
+      SolverResult result = solver->solve(program, options);
+      double ms = std::chrono::duration<double, std::milli>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
+      char line[1024];
+      std::snprintf(
+          line, sizeof(line),
+          "%s,%zu,%llu,%s,%s,%llu,%llu,%d,%llu,%llu,%.4f,%.3f,%d,%.6g,%s\n",
+          model.c_str(), program.ops.size(), (unsigned long long)peakBefore,
+          name.c_str(), budget.c_str(),
+          (unsigned long long)(options.budgetBytes ? *options.budgetBytes
+                                                   : result.peakBytes),
+          (unsigned long long)result.peakBytes, result.feasible ? 1 : 0,
+          (unsigned long long)result.extraFlops,
+          (unsigned long long)baseFlops,
+          baseFlops ? 100.0 * double(result.extraFlops) / double(baseFlops) : 0,
+          ms, result.optimal ? 1 : 0, result.gap,
+          csvField(result.note).c_str());
+      std::cout << line << std::flush;
+    }
+  }
+  return 0;
+}
