@@ -195,33 +195,30 @@ std::string remat::formatBudget(const Budget &budget) {
   return {};
 }
 
-std::string remat::formatBytes(uint64_t bytes) {
+/// `bytes` in the largest binary unit not above it, with `decimals` digits;
+/// plain bytes below 1 KiB.
+static std::string scaledBytes(uint64_t bytes, int decimals) {
+  static const std::pair<uint64_t, const char *> units[] = {
+      {1ull << 30, "GiB"}, {1ull << 20, "MiB"}, {1ull << 10, "KiB"}};
   std::string s;
   llvm::raw_string_ostream os(s);
-  if (bytes >= (1ull << 30))
-    os << llvm::format("%.2f GiB", bytes / double(1ull << 30));
-  else if (bytes >= (1ull << 20))
-    os << llvm::format("%.2f MiB", bytes / double(1ull << 20));
-  else if (bytes >= (1ull << 10))
-    os << llvm::format("%.2f KiB", bytes / double(1ull << 10));
-  else
-    return std::to_string(bytes) + " B";
-  os << " (" << bytes << " bytes)";
+  for (auto [scale, name] : units)
+    if (bytes >= scale) {
+      os << llvm::format("%.*f ", decimals, bytes / double(scale)) << name;
+      return s;
+    }
+  os << bytes << " B";
   return s;
 }
 
+std::string remat::formatBytes(uint64_t bytes) {
+  if (bytes < (1ull << 10))
+    return scaledBytes(bytes, 2);
+  return scaledBytes(bytes, 2) + " (" + std::to_string(bytes) + " bytes)";
+}
+
 std::string remat::formatBytesShort(uint64_t bytes) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  if (bytes >= (1ull << 30))
-    os << llvm::format("%.1f GiB", bytes / double(1ull << 30));
-  else if (bytes >= (1ull << 20))
-    os << llvm::format("%.1f MiB", bytes / double(1ull << 20));
-  else if (bytes >= (1ull << 10))
-    os << llvm::format("%.1f KiB", bytes / double(1ull << 10));
-  else
-    os << bytes << " B";
-  return s;
+  return scaledBytes(bytes, 1);
 }
 
 std::optional<uint64_t> remat::denseBytes(uint64_t numElements,

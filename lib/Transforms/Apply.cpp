@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Graphs.h"
 #include "PlanAttr.h"
 
 #include "remat/Analysis/ProgramBuilder.h"
@@ -218,15 +219,13 @@ namespace {
 
 struct ApplyPass final : remat::impl::ApplyPassBase<ApplyPass> {
   void runOnOperation() override {
-    WalkResult result = getOperation()->walk([&](FunctionOpInterface fn) {
-      auto planAttr = fn->getAttrOfType<DictionaryAttr>(kPlanAttrName);
-      if (!planAttr)
-        return WalkResult::advance();
-      fn->removeAttr(kPlanAttrName);
-      return failed(applyPlan(fn, planAttr)) ? WalkResult::interrupt()
-                                             : WalkResult::advance();
-    });
-    if (result.wasInterrupted())
+    if (failed(forEachGraph(getOperation(), [&](FunctionOpInterface graph) {
+          auto plan = graph->getAttrOfType<DictionaryAttr>(kPlanAttrName);
+          if (!plan)
+            return success();
+          graph->removeAttr(kPlanAttrName);
+          return applyPlan(graph, plan);
+        })))
       signalPassFailure();
   }
 

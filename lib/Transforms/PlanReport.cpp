@@ -91,14 +91,19 @@ json::Object remat::reportGraph(const PlanOutcome &outcome) {
       order.push_back(r.value);
     ++it->second.second;
   }
-  json::Array recomputed;
-  for (ValueId value : order) {
+  // What the report says of any value of the original program.
+  auto valueEntry = [&](ValueId value) {
     const ValueInfo &info = program.values[value];
     json::Object entry;
     entry["value"] = info.name;
     entry["op"] = outcome.graph.ops[info.def]->getName().getStringRef().str();
     entry["loc"] = formatLoc(outcome.graph.locOfValue(value));
     entry["bytes"] = static_cast<int64_t>(info.bytes);
+    return entry;
+  };
+  json::Array recomputed;
+  for (ValueId value : order) {
+    json::Object entry = valueEntry(value);
     entry["flops"] = static_cast<int64_t>(perValue[value].first);
     entry["times"] = perValue[value].second;
     recomputed.push_back(std::move(entry));
@@ -121,17 +126,9 @@ json::Object remat::reportGraph(const PlanOutcome &outcome) {
            range.begin <= outcome.before.peakOp &&
            range.end >= outcome.before.peakOp;
   };
-  for (ValueId value = 0; value < program.values.size(); ++value) {
-    if (!isKeptCandidate(value))
-      continue;
-    const ValueInfo &info = program.values[value];
-    json::Object entry;
-    entry["value"] = info.name;
-    entry["op"] = outcome.graph.ops[info.def]->getName().getStringRef().str();
-    entry["loc"] = formatLoc(outcome.graph.locOfValue(value));
-    entry["bytes"] = static_cast<int64_t>(info.bytes);
-    kept.push_back(std::move(entry));
-  }
+  for (ValueId value = 0; value < program.values.size(); ++value)
+    if (isKeptCandidate(value))
+      kept.push_back(valueEntry(value));
   g["kept"] = std::move(kept);
   g["peak_before"] = peakJson(outcome, outcome.before, /*planned=*/false);
   g["peak"] = peakJson(outcome, outcome.after, /*planned=*/true);

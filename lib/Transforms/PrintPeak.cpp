@@ -4,6 +4,7 @@
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Support/Budget.h"
 #include "remat/Support/Locations.h"
+#include "Graphs.h"
 #include "remat/Transforms/Passes.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -24,13 +25,9 @@ struct PrintPeakPass final : remat::impl::PrintPeakPassBase<PrintPeakPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    WalkResult result = getOperation()->walk([&](FunctionOpInterface fn) {
-      if (fn.isExternal())
-        return WalkResult::advance();
-      return failed(printPeak(fn)) ? WalkResult::interrupt()
-                                   : WalkResult::advance();
-    });
-    if (result.wasInterrupted())
+    if (failed(forEachGraph(getOperation(), [&](FunctionOpInterface graph) {
+          return printPeak(graph);
+        })))
       signalPassFailure();
   }
 

@@ -4,6 +4,7 @@
 #include "remat/Dialect/Remat/RematOps.h"
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Schedule.h"
+#include "Graphs.h"
 #include "remat/Transforms/Passes.h"
 
 namespace remat {
@@ -22,13 +23,9 @@ struct SchedulePass final : remat::impl::SchedulePassBase<SchedulePass> {
   using Base::Base;
 
   void runOnOperation() override {
-    WalkResult result = getOperation()->walk([&](FunctionOpInterface fn) {
-      if (fn.isExternal())
-        return WalkResult::advance();
-      return failed(scheduleGraph(fn)) ? WalkResult::interrupt()
-                                       : WalkResult::advance();
-    });
-    if (result.wasInterrupted())
+    if (failed(forEachGraph(getOperation(), [&](FunctionOpInterface graph) {
+          return scheduleGraph(graph);
+        })))
       signalPassFailure();
   }
 
