@@ -33,6 +33,12 @@ llvm_config.add_tool_substitutions(["remat-opt", "remat-run", "remat-translate",
                                    [config.remat_tools_dir])
 config.substitutions.append(("%python", sys.executable))
 
+# ONNX test models are text protos, encoded at test time with protoc and the
+# onnx.proto of libonnx-dev.
+config.substitutions.append(
+    ("%encode-onnx",
+     "protoc --encode=onnx.ModelProto -I/usr/include onnx/onnx.proto"))
+
 
 def has_nvidia_gpu():
     """An NVIDIA GPU the GPU tests can run on: nvidia-smi lists one and the

@@ -157,6 +157,7 @@ LogicalResult AutodiffPass::differentiate(func::FuncOp func) {
     } else {
       term = tb.reduceAll(y);
     }
+    term = tb.reshape(term, {1});
     total = total ? tb.add(total, term) : term;
     seeds.push_back(seed);
   }
@@ -164,6 +165,9 @@ LogicalResult AutodiffPass::differentiate(func::FuncOp func) {
   numForwardOps = body->getOperations().size();
 
   BackwardOp::create(b, loc);
+  // The backward pass makes its own constants: reusing the forward's would
+  // turn them into residuals.
+  tb.forgetConstants();
   DenseMap<Value, Value> adjoint;
   auto accumulate = [&](Value v, Value g) {
     Value &slot = adjoint[v];

@@ -12,7 +12,10 @@
 //   S[t][i] = 1                       for outputs (live to the end)
 //   S[backwardBegin][i] = 0           for residuals a policy marks not
 //                                     saveable
-//   minimize sum flops(i) * R[t][i]
+//   minimize sum flops(i) * R[t][i] + sum flops(t) * (K[t] - 1)
+//
+// K[t] (op t runs at its own place) is 1 except for ops materialize may drop
+// because every reader reads a recomputed copy (the op moved).
 //
 // Memory, two families of constraints (bytes(i): the buffers op i owns):
 //
@@ -59,6 +62,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <map>
 
@@ -123,6 +127,9 @@ private:
   std::vector<uint64_t> bytes;
   std::vector<std::vector<OpId>> deps;
   std::map<std::pair<OpId, OpId>, int> rIndex, sIndex;
+  std::vector<int> kIndex;
+  std::vector<int> continuous;
+  double objectiveOffset = 0;
   std::vector<double> objective, lower, upper, rowLower, rowUpper;
   std::vector<Triplet> triplets;
   std::vector<double> solution;
@@ -180,6 +187,34 @@ bool IlpModel::build(bool conservative) {
         rIndex[{t, i}] = addVar(double(info.flops) * flopScale, 0, 1);
     }
   }
+  // Ops that need not run where they stand: materialize drops an original
+  // whose readers all read copies (the op moved rather than repeated), so
+  // K[t] = 0 lets op t run only as recomputations; the objective counts
+  // flops(t) K[t], minus the constant sum of those flops.
+  std::vector<bool> read(n, false);
+  for (OpId op = 0; op < n; ++op)
+    for (OpId dep : deps[op])
+      read[dep] = true;
+  kIndex.assign(n, -1);
+  objectiveOffset = 0;
+  for (OpId t = 0; t < n; ++t) {
+    const OpInfo &info = program.ops[t];
+    if (!info.recomputable || info.mustKeep || output[t] || !read[t] ||
+        info.results.empty())
+      continue;
+    kIndex[t] = addVar(double(info.flops) * flopScale, 0, 1);
+    objectiveOffset += double(info.flops);
+  }
+
+  // Tie-break: among plans with the same FLOPs, prefer fewer
+  // recomputations (no gratuitous moves). The total stays below half a FLOP,
+  // so it never changes which FLOP count is optimal.
+  if (!rIndex.empty()) {
+    double epsilon = 0.4 * flopScale / double(rIndex.size() + 1);
+    for (auto &entry : rIndex)
+      objective[entry.second] += epsilon;
+  }
+
   // Not saveable across the boundary.
   if (program.backwardBegin != kNone) {
     std::vector<bool> notSaveable = notSaveableValues(program);
@@ -213,7 +248,13 @@ bool IlpModel::build(bool conservative) {
   for (OpId t = 0; t < n; ++t) {
     // Dependencies of op t and of every op that may be recomputed here.
     for (OpId i : deps[t])
-      availability(t, i, -1, 0);
+      availability(t, i, kIndex[t], 1);
+    if (kIndex[t] >= 0)
+      if (int s = sVar(t + 1, t); s >= 0) {
+        int row = addRow(0, kInfinity);
+        triplets.push_back({row, kIndex[t], 1});
+        triplets.push_back({row, s, -1});
+      }
     for (OpId j = 0; j < t; ++j) {
       int rj = rVar(t, j);
       if (rj < 0)
@@ -237,11 +278,37 @@ bool IlpModel::build(bool conservative) {
       continue;
 
     // Memory at op t.
-    double fixed = inputBytes + program.ops[t].scratchBytes + bytes[t];
-    for (OpId i : deps[t])
-      fixed += bytes[i];
+    int k = kIndex[t];
+    double fixed = inputBytes;
+    if (k < 0) {
+      fixed += program.ops[t].scratchBytes + bytes[t];
+      for (OpId i : deps[t])
+        fixed += bytes[i];
+    }
     {
       int row = addRow(-kInfinity, (double(budget) - fixed) * scale);
+      if (k >= 0) {
+        // Op t's own bytes while it runs; each operand when op t runs or when
+        // it is kept past it: L >= K[t], L >= S[t+1][i].
+        triplets.push_back(
+            {row, k,
+             double(bytes[t] + program.ops[t].scratchBytes) * scale});
+        for (OpId i : deps[t]) {
+          if (bytes[i] == 0)
+            continue;
+          int l = addVar(0, 0, 1);
+          continuous.push_back(l);
+          triplets.push_back({row, l, double(bytes[i]) * scale});
+          int r1 = addRow(0, kInfinity);
+          triplets.push_back({r1, l, 1});
+          triplets.push_back({r1, k, -1});
+          if (int s = sVar(t + 1, i); s >= 0) {
+            int r2 = addRow(0, kInfinity);
+            triplets.push_back({r2, l, 1});
+            triplets.push_back({r2, s, -1});
+          }
+        }
+      }
       for (OpId i = 0; i <= t && t + 1 < n; ++i) {
         if (i == t || llvm::is_contained(deps[t], i))
           continue;
@@ -257,12 +324,93 @@ bool IlpModel::build(bool conservative) {
         rowUpper[row] -= outputs * scale;
       }
     }
+    // Memory at the recomputed ops of stage t (lower bounds, valid for
+    // every plan): at recomputed op j, its operands and result, every value
+    // kept into and out of the stage without being recomputed in it
+    // (Q >= S[t][i] + S[t+1][i] - 1 - R[t][i]: the same version, live
+    // throughout), and every copy made earlier in the stage that is kept out
+    // of it (P >= R[t][i] + S[t+1][i] - 1). W and the prefix sums PP share
+    // the sums between the ops of the stage.
+    if (!conservative) {
+      int w = addVar(0, 0, kInfinity);
+      continuous.push_back(w);
+      int wRow = addRow(0, kInfinity);
+      triplets.push_back({wRow, w, 1});
+      std::vector<int> q(t, -1), pVar(t, -1);
+      for (OpId i = 0; i < t; ++i) {
+        if (bytes[i] == 0)
+          continue;
+        // Still needed after the stage's recomputations: kept out of the
+        // stage, or read by op t itself.
+        bool readByT = llvm::is_contained(deps[t], i);
+        int sIn = sVar(t, i), sOut = t + 1 < n ? sVar(t + 1, i) : -1;
+        int r = rVar(t, i);
+        if (sOut < 0 && !readByT)
+          continue;
+        if (sIn >= 0) {
+          q[i] = addVar(0, 0, 1);
+          continuous.push_back(q[i]);
+          int row = addRow(readByT ? 0 : -1, kInfinity);
+          triplets.push_back({row, q[i], 1});
+          triplets.push_back({row, sIn, -1});
+          if (!readByT)
+            triplets.push_back({row, sOut, -1});
+          if (r >= 0)
+            triplets.push_back({row, r, 1});
+          triplets.push_back({wRow, q[i], -double(bytes[i]) * scale});
+        }
+        if (r >= 0) {
+          pVar[i] = addVar(0, 0, 1);
+          continuous.push_back(pVar[i]);
+          int row = addRow(readByT ? 0 : -1, kInfinity);
+          triplets.push_back({row, pVar[i], 1});
+          triplets.push_back({row, r, -1});
+          if (!readByT)
+            triplets.push_back({row, sOut, -1});
+        }
+      }
+      int prefix = -1; // PP: sum of b_i P[t][i] over i < j
+      for (OpId j = 0; j < t; ++j) {
+        int rj = rVar(t, j);
+        if (rj >= 0) {
+          double own = double(bytes[j] + program.ops[j].scratchBytes);
+          for (OpId i : deps[j])
+            own += bytes[i];
+          int row = addRow(-kInfinity, double(budget) * scale - inputBytes * scale);
+          triplets.push_back({row, rj, own * scale});
+          triplets.push_back({row, w, 1});
+          if (prefix >= 0)
+            triplets.push_back({row, prefix, 1});
+          for (OpId i : deps[j]) {
+            if (i < t && q[i] >= 0)
+              triplets.push_back({row, q[i], -double(bytes[i]) * scale});
+            if (i < t && pVar[i] >= 0)
+              triplets.push_back({row, pVar[i], -double(bytes[i]) * scale});
+          }
+          if (q[j] >= 0)
+            triplets.push_back({row, q[j], -double(bytes[j]) * scale});
+        }
+        if (pVar[j] >= 0) {
+          int next = addVar(0, 0, kInfinity);
+          continuous.push_back(next);
+          int row = addRow(0, kInfinity);
+          triplets.push_back({row, next, 1});
+          if (prefix >= 0)
+            triplets.push_back({row, prefix, -1});
+          triplets.push_back({row, pVar[j], -double(bytes[j]) * scale});
+          prefix = next;
+        }
+      }
+    }
     // Entering stage t, or (conservative) the whole stage.
     {
       double stageFixed = inputBytes;
-      if (conservative)
-        stageFixed += bytes[t] + program.ops[t].scratchBytes;
+      double own = double(bytes[t] + program.ops[t].scratchBytes);
+      if (conservative && k < 0)
+        stageFixed += own;
       int row = addRow(-kInfinity, (double(budget) - stageFixed) * scale);
+      if (conservative && k >= 0)
+        triplets.push_back({row, k, own * scale});
       for (OpId i = 0; i < t; ++i) {
         if (bytes[i] == 0)
           continue;
@@ -298,18 +446,31 @@ bool IlpModel::solve(double cutoffFlops, double seconds) {
   Cbc_loadProblem(model, numCols, numRows, starts.data(), rows.data(),
                   values.data(), lower.data(), upper.data(), objective.data(),
                   rowLower.data(), rowUpper.data());
+  std::vector<bool> integer(numCols, true);
+  for (int c : continuous)
+    integer[c] = false;
   for (int c = 0; c < numCols; ++c)
-    Cbc_setInteger(model, c);
-  Cbc_setLogLevel(model, 0);
+    if (integer[c])
+      Cbc_setInteger(model, c);
+  // REMAT_CBC_LOG=1 shows CBC's own log.
+  Cbc_setLogLevel(model, std::getenv("REMAT_CBC_LOG") ? 1 : 0);
   Cbc_setMaximumSeconds(model, std::max(1.0, seconds));
   Cbc_setParameter(model, "threads", "1");
   if (std::isfinite(cutoffFlops))
-    Cbc_setCutoff(model, cutoffFlops * flopScale - 0.5 * flopScale);
+    Cbc_setCutoff(model, (cutoffFlops + objectiveOffset - 0.5) * flopScale);
   Cbc_solve(model);
 
-  provenOptimal = Cbc_isProvenOptimal(model);
-  provenInfeasible = Cbc_isProvenInfeasible(model);
-  bound = Cbc_getBestPossibleObjValue(model) / flopScale;
+  // A search that ran to the end proved its answer: the solution it found
+  // is optimal, or nothing beats the cutoff (CBC reports the latter as
+  // infeasible, or not at all through Cbc_isProvenInfeasible).
+  bool finished = !Cbc_isSecondsLimitReached(model) &&
+                  !Cbc_isNodeLimitReached(model) && !Cbc_isAbandoned(model) &&
+                  !Cbc_isSolutionLimitReached(model);
+  provenOptimal = Cbc_isProvenOptimal(model) ||
+                  (finished && Cbc_numberSavedSolutions(model) > 0);
+  provenInfeasible = Cbc_isProvenInfeasible(model) ||
+                     (finished && Cbc_numberSavedSolutions(model) == 0);
+  bound = Cbc_getBestPossibleObjValue(model) / flopScale - objectiveOffset;
   bool found = Cbc_numberSavedSolutions(model) > 0 ||
                (provenOptimal && Cbc_getColSolution(model));
   if (found) {
@@ -497,9 +658,10 @@ SolverResult IlpSolver::solve(const Program &program,
         // Proven: nothing below the cutoff but the solution (if any).
         relaxedOptimal = true;
       }
+      // A bound below zero says nothing (FLOPs are not negative).
       lowerBound = model.provenInfeasible || (relaxedOptimal && !found)
                        ? cutoff
-                       : model.bound;
+                       : std::max(0.0, model.bound);
     }
     if (found) {
       SolverResult candidate = reEvaluate(model.extractPlan());

@@ -61,7 +61,10 @@ Value TosaBuilder::scalarLike(Value like, double value) {
 }
 
 Value TosaBuilder::constant(DenseElementsAttr values) {
-  return tosa::ConstOp::create(b, loc, values.getType(), values);
+  Value &cached = constants[values];
+  if (!cached)
+    cached = tosa::ConstOp::create(b, loc, values.getType(), values);
+  return cached;
 }
 
 Value TosaBuilder::constShape(ArrayRef<int64_t> shape) {
@@ -69,16 +72,19 @@ Value TosaBuilder::constShape(ArrayRef<int64_t> shape) {
       RankedTensorType::get({static_cast<int64_t>(shape.size())},
                             b.getIndexType()),
       shape);
-  return tosa::ConstShapeOp::create(
-      b, loc, tosa::shapeType::get(b.getContext(), shape.size()), attr);
+  Value &cached = constants[attr];
+  if (!cached)
+    cached = tosa::ConstShapeOp::create(
+        b, loc, tosa::shapeType::get(b.getContext(), shape.size()), attr);
+  return cached;
 }
 
 Value TosaBuilder::zeroPoint() { return splat({1}, 0.0); }
 
 Value TosaBuilder::shift() {
   auto t = RankedTensorType::get({1}, b.getI8Type());
-  return tosa::ConstOp::create(
-      b, loc, t, DenseElementsAttr::get(t, b.getIntegerAttr(b.getI8Type(), 0)));
+  return constant(
+      DenseElementsAttr::get(t, b.getIntegerAttr(b.getI8Type(), 0)));
 }
 
 namespace {

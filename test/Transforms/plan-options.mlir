@@ -12,7 +12,7 @@
 // BUDGET: error: invalid budget option 'lots': malformed budget 'lots'
 // NEGATIVE: error: invalid budget option '-3MiB': budget must not be negative
 // FRACTION: error: invalid budget option '1.5': a budget fraction must be in (0, 1]
-// SOLVER: error: unknown solver 'magic'; available: greedy,none
+// SOLVER: error: unknown solver 'magic'; available: greedy,ilp,chain,checkpoint-all,sqrt-n,xla,none
 // POLICY: error: unknown policy 'save_all'
 // NONAMES: error: policy 'save_only_these_names' needs names=... (remat.name tags)
 // STRAYNAMES: error: names=... only applies with policy=save_only_these_names or policy=save_any_names_but_these

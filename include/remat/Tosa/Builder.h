@@ -14,6 +14,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <array>
 
@@ -52,6 +53,9 @@ public:
       : b(builder), loc(loc) {}
 
   mlir::OpBuilder &builder() { return b; }
+  /// Constants are created once per builder and reused; call this when
+  /// later ops must not use the earlier ones (e.g. across a phase marker).
+  void forgetConstants() { constants.clear(); }
   mlir::Location getLoc() const { return loc; }
   void setLoc(mlir::Location l) { loc = l; }
 
@@ -132,6 +136,7 @@ private:
 
   mlir::OpBuilder &b;
   mlir::Location loc;
+  llvm::DenseMap<mlir::Attribute, mlir::Value> constants;
 };
 
 } // namespace remat

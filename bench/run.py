@@ -1,0 +1,343 @@
+#!/usr/bin/env python3
+"""Benchmarks every solver on synthetic training steps; writes bench/results/.
+
+    python3 bench/run.py [--quick] [--ilp-time-limit 60] [--no-scaling]
+
+For each model (MLP, transformer, ResNet, U-Net, a random layered DAG) x
+budget (0.9 0.8 0.6 0.5 0.4 0.3 of the peak without rematerialization, and
+min) x solver (greedy ilp chain checkpoint-all sqrt-n xla) runs
+`build/bin/remat-bench run` and collects peak, extra FLOPs, solve time and
+the ILP's optimality gap. Then a scaling sweep plans random DAGs of about 1k,
+10k and 100k ops with each solver that finishes within --scale-time-limit
+(a solver that times out at one size is not tried at the next), and fits
+plan time ~ ops^k by least squares on log-log.
+
+Writes bench/results/solvers.md (tables), solvers.csv (every run),
+scaling.csv, and SVG plots: extra-flops-<model>.svg (extra FLOPs vs budget,
+one line per solver) and plan-time.svg (plan time vs graph size, log-log).
+Plots are written by this script (no matplotlib).
+"""
+
+import argparse
+import csv
+import datetime
+import io
+import math
+import os
+import platform
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RESULTS = os.path.join(ROOT, "bench", "results")
+SOLVERS = ["greedy", "ilp", "chain", "checkpoint-all", "sqrt-n", "xla"]
+BUDGETS = ["0.9", "0.8", "0.6", "0.5", "0.4", "0.3", "min"]
+# Models small enough for the ILP (a few hundred ops at most).
+MODELS = [
+    ("mlp", ["--model=mlp", "--layers=12", "--width=256", "--batch=4096"]),
+    ("transformer", ["--model=transformer", "--layers=3", "--width=256",
+                     "--length=128"]),
+    ("resnet", ["--model=resnet", "--layers=6", "--width=64", "--length=32"]),
+    ("unet", ["--model=unet", "--layers=3", "--width=64", "--length=64"]),
+    ("dag", ["--model=dag", "--depth=10", "--dag-width=3", "--density=0.15",
+             "--seed=3"]),
+]
+COLORS = {"greedy": "#1f77b4", "ilp": "#d62728", "chain": "#2ca02c",
+          "checkpoint-all": "#9467bd", "sqrt-n": "#ff7f0e", "xla": "#8c564b"}
+
+
+def run_bench(tool, graph_args, solvers, budgets, time_limit, timeout):
+    cmd = [tool, "run"] + graph_args + [
+        "--solvers=" + ",".join(solvers), "--budgets=" + ",".join(budgets),
+        "--time-limit=%g" % time_limit]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True,
+                         timeout=timeout).stdout
+    return list(csv.DictReader(io.StringIO(out)))
+
+
+# --- SVG --------------------------------------------------------------------
+
+def svg_plot(path, title, xlabel, ylabel, series, xs_labels=None, logx=False,
+             logy=False):
+    """series: {name: [(x, y), ...]}; xs_labels: [(x, label)] for ticks."""
+    w, h, left, right, top, bottom = 640, 400, 70, 150, 40, 50
+    pts = [p for s in series.values() for p in s if p[1] is not None]
+    if not pts:
+        return
+    tx = (lambda v: math.log10(v)) if logx else (lambda v: v)
+    ty = (lambda v: math.log10(max(v, 1e-9))) if logy else (lambda v: v)
+    xs = [tx(p[0]) for p in pts]
+    ys = [ty(p[1]) for p in pts]
+    x0, x1 = min(xs), max(xs)
+    y0, y1 = min(ys), max(ys)
+    if not logy:
+        y0 = min(0.0, y0)
+    if x1 == x0:
+        x1 = x0 + 1
+    if y1 == y0:
+        y1 = y0 + 1
+    pad = (y1 - y0) * 0.05
+    y1 += pad
+
+    def px(v):
+        return left + (tx(v) - x0) / (x1 - x0) * (w - left - right)
+
+    def py(v):
+        return h - bottom - (ty(v) - y0) / (y1 - y0) * (h - top - bottom)
+
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+           'font-family="sans-serif" font-size="11">' % (w, h),
+           '<rect width="100%" height="100%" fill="white"/>',
+           '<text x="%d" y="20" font-size="14">%s</text>' % (left, title),
+           '<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (
+               left, h - bottom, w - right, h - bottom),
+           '<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (
+               left, top, left, h - bottom)]
+    # Ticks.
+    if xs_labels:
+        for x, label in xs_labels:
+            out.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>'
+                       % (px(x), h - bottom + 15, label))
+    else:
+        for i in range(5):
+            v = x0 + (x1 - x0) * i / 4
+            label = "%.3g" % (10 ** v if logx else v)
+            out.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>'
+                       % (left + (v - x0) / (x1 - x0) * (w - left - right),
+                          h - bottom + 15, label))
+    for i in range(5):
+        v = y0 + (y1 - y0) * i / 4
+        label = "%.3g" % (10 ** v if logy else v)
+        y = h - bottom - (v - y0) / (y1 - y0) * (h - top - bottom)
+        out.append('<text x="%d" y="%.1f" text-anchor="end">%s</text>' % (
+            left - 5, y + 4, label))
+        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#eee"/>'
+                   % (left, y, w - right, y))
+    out.append('<text x="%d" y="%d" text-anchor="middle">%s</text>' % (
+        (left + w - right) // 2, h - 10, xlabel))
+    out.append('<text x="15" y="%d" transform="rotate(-90 15 %d)" '
+               'text-anchor="middle">%s</text>' % (h // 2, h // 2, ylabel))
+    for k, (name, points) in enumerate(series.items()):
+        color = COLORS.get(name, "#333")
+        points = [p for p in points if p[1] is not None]
+        if points:
+            path_d = " ".join("%s%.1f,%.1f" % ("M" if i == 0 else "L",
+                                               px(x), py(y))
+                              for i, (x, y) in enumerate(points))
+            out.append('<path d="%s" fill="none" stroke="%s" '
+                       'stroke-width="2"/>' % (path_d, color))
+            for x, y in points:
+                out.append('<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>' % (
+                    px(x), py(y), color))
+        ly = top + 15 * k
+        out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" '
+                   'stroke-width="2"/>' % (w - right + 10, ly, w - right + 30,
+                                           ly, color))
+        out.append('<text x="%d" y="%d">%s</text>' % (w - right + 35, ly + 4,
+                                                     name))
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def fit_exponent(points):
+    """Least-squares slope of log(time) over log(ops)."""
+    pts = [(math.log(n), math.log(max(t, 1e-3))) for n, t in points]
+    if len(pts) < 2:
+        return None
+    mx = sum(p[0] for p in pts) / len(pts)
+    my = sum(p[1] for p in pts) / len(pts)
+    sxx = sum((p[0] - mx) ** 2 for p in pts)
+    if sxx == 0:
+        return None
+    return sum((p[0] - mx) * (p[1] - my) for p in pts) / sxx
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--remat-bench",
+                        default=os.path.join(ROOT, "build", "bin",
+                                             "remat-bench"))
+    parser.add_argument("--ilp-time-limit", type=float, default=5,
+                        help="seconds per ILP run (60 for the thorough run)")
+    parser.add_argument("--scale-time-limit", type=float, default=20,
+                        help="seconds one scaling run may take")
+    parser.add_argument("--quick", action="store_true",
+                        help="ILP limit 2 s, scaling up to 10k ops")
+    parser.add_argument("--no-scaling", action="store_true")
+    args = parser.parse_args()
+    if args.quick:
+        args.ilp_time_limit = min(args.ilp_time_limit, 2)
+    if not os.path.exists(args.remat_bench):
+        sys.exit("remat-bench not found at %s: build it with "
+                 "`ninja -C build remat-bench`" % args.remat_bench)
+    os.makedirs(RESULTS, exist_ok=True)
+    started = time.time()
+
+    rows = []
+    for name, graph_args in MODELS:
+        for solver in SOLVERS:
+            limit = args.ilp_time_limit
+            # Each budget runs separately in one process; the ILP's limit
+            # applies per budget.
+            got = run_bench(args.remat_bench, graph_args, [solver], BUDGETS,
+                            limit, timeout=limit * len(BUDGETS) * 2 + 120)
+            for r in got:
+                r["model"] = name
+            rows += got
+            print("%-12s %-15s %6.1fs" % (name, solver, time.time() - started),
+                  file=sys.stderr)
+
+    fields = ["model", "ops", "peak_before", "solver", "budget",
+              "budget_bytes", "peak", "feasible", "extra_flops", "base_flops",
+              "extra_flops_percent", "solve_ms", "optimal", "gap", "note"]
+    with open(os.path.join(RESULTS, "solvers.csv"), "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=fields)
+        writer.writeheader()
+        for r in rows:
+            writer.writerow({k: r[k] for k in fields})
+
+    # Plots: extra FLOPs (% of the step) vs budget, per model.
+    budget_x = {b: i for i, b in enumerate(BUDGETS)}
+    for name, _ in MODELS:
+        series = {}
+        for solver in SOLVERS:
+            pts = []
+            for r in rows:
+                if r["model"] == name and r["solver"] == solver:
+                    y = (float(r["extra_flops_percent"])
+                         if r["feasible"] == "1" else None)
+                    pts.append((budget_x[r["budget"]], y))
+            series[solver] = sorted(pts)
+        svg_plot(os.path.join(RESULTS, "extra-flops-%s.svg" % name),
+                 "%s: extra FLOPs vs budget (feasible runs)" % name,
+                 "budget (fraction of the peak without remat)",
+                 "extra FLOPs (% of the step)", series,
+                 xs_labels=[(i, b) for b, i in budget_x.items()])
+
+    # Scaling sweep.
+    scaling = []
+    if not args.no_scaling:
+        sizes = [(1000, "--depth=120"), (10000, "--depth=1240"),
+                 (100000, "--depth=12480")]
+        if args.quick:
+            sizes = sizes[:2]
+        alive = set(SOLVERS)
+        for target, depth in sizes:
+            graph_args = ["--model=dag", depth, "--dag-width=4",
+                          "--density=0.05", "--seed=1"]
+            for solver in SOLVERS:
+                if solver not in alive:
+                    continue
+                try:
+                    got = run_bench(args.remat_bench, graph_args, [solver],
+                                    ["0.5"], args.scale_time_limit,
+                                    timeout=args.scale_time_limit + 10)
+                except subprocess.TimeoutExpired:
+                    alive.discard(solver)
+                    scaling.append({"solver": solver, "target": target,
+                                    "ops": "", "solve_ms": "",
+                                    "extra_flops_percent": "",
+                                    "feasible": "", "note": "timed out"})
+                    print("scaling %-15s %7d ops: timed out" % (
+                        solver, target), file=sys.stderr)
+                    continue
+                r = got[0]
+                r["target"] = target
+                scaling.append(r)
+                print("scaling %-15s %7s ops: %.0f ms" % (
+                    solver, r["ops"], float(r["solve_ms"])), file=sys.stderr)
+        with open(os.path.join(RESULTS, "scaling.csv"), "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=[
+                "solver", "target", "ops", "solve_ms", "extra_flops_percent",
+                "feasible", "note"])
+            writer.writeheader()
+            for r in scaling:
+                writer.writerow({k: r.get(k, "") for k in writer.fieldnames})
+        series = {}
+        for solver in SOLVERS:
+            pts = [(int(r["ops"]), float(r["solve_ms"]) / 1000.0)
+                   for r in scaling if r["solver"] == solver and r["ops"]]
+            if pts:
+                series[solver] = pts
+        svg_plot(os.path.join(RESULTS, "plan-time.svg"),
+                 "plan time vs graph size (random DAGs, budget 0.5)",
+                 "ops (log)", "seconds (log)", series, logx=True, logy=True)
+
+    # Markdown.
+    stamp = "%s, %s, %s" % (datetime.date.today().isoformat(),
+                            platform.node() or "unknown host",
+                            platform.processor() or platform.machine())
+    md = ["# Solvers on synthetic training steps", "",
+          "Produced by `python3 bench/run.py` (%s; %.0f s in all). Every "
+          "peak is the memory model's, measured on the materialized plan "
+          "(evaluatePlan). Extra FLOPs are a percentage of the step's FLOPs; "
+          "a run that misses the budget shows its peak as a fraction of the "
+          "original peak and `miss`. `min` asks each solver for the smallest "
+          "peak it can reach (the ILP: the smallest the heuristics reach, "
+          "then the fewest FLOPs). ILP time limit %g s per run; `*` marks a "
+          "plan the ILP proved optimal, otherwise its gap is shown." % (
+              stamp, time.time() - started, args.ilp_time_limit), ""]
+    for name, _ in MODELS:
+        sample = next(r for r in rows if r["model"] == name)
+        md += ["## %s (%s ops, peak %.1f KiB)" % (
+            name, sample["ops"], int(sample["peak_before"]) / 1024.0), "",
+            "| solver | " + " | ".join(BUDGETS) + " | plan time (max) |",
+            "|---|" + "---|" * (len(BUDGETS) + 1)]
+        for solver in SOLVERS:
+            cells, worst = [], 0.0
+            for b in BUDGETS:
+                r = next((r for r in rows if r["model"] == name and
+                          r["solver"] == solver and r["budget"] == b), None)
+                if r is None:
+                    cells.append("")
+                    continue
+                worst = max(worst, float(r["solve_ms"]))
+                frac = int(r["peak"]) / max(1, int(r["peak_before"]))
+                if r["feasible"] == "1" and b != "min":
+                    cell = "+%.1f%%" % float(r["extra_flops_percent"])
+                elif b == "min":
+                    cell = "%.2f: +%.1f%%" % (frac, float(
+                        r["extra_flops_percent"]))
+                else:
+                    cell = "miss (%.2f)" % frac
+                if solver == "ilp" and r["feasible"] == "1":
+                    gap = float(r["gap"])
+                    cell += " *" if r["optimal"] == "1" else (
+                        " gap %.0f%%" % (100 * gap) if gap >= 0 else "")
+                cells.append(cell)
+            md.append("| %s | %s | %.1f ms |" % (solver, " | ".join(cells),
+                                                  worst))
+        md.append("")
+        md.append("![](extra-flops-%s.svg)" % name)
+        md.append("")
+    if scaling:
+        md += ["## Scaling (random layered DAGs, budget 0.5)", "",
+               "| solver | ops | plan time | extra FLOPs | budget met |",
+               "|---|---|---|---|---|"]
+        for r in scaling:
+            if not r["ops"]:
+                md.append("| %s | ~%d | > %g s (timed out) | | |" % (
+                    r["solver"], r["target"], args.scale_time_limit))
+                continue
+            md.append("| %s | %s | %.1f ms | +%.1f%% | %s |" % (
+                r["solver"], r["ops"], float(r["solve_ms"]),
+                float(r["extra_flops_percent"]),
+                "yes" if r["feasible"] == "1" else "no"))
+        md += ["", "Fitted exponent k in plan time ~ ops^k (least squares on "
+               "log-log, sizes that finished):", ""]
+        for solver in SOLVERS:
+            pts = [(int(r["ops"]), float(r["solve_ms"]) / 1000.0)
+                   for r in scaling if r["solver"] == solver and r["ops"]]
+            k = fit_exponent(pts)
+            md.append("- %s: %s" % (solver, "%.2f" % k if k is not None
+                                     else "n/a (fewer than two sizes)"))
+        md += ["", "![](plan-time.svg)", ""]
+    with open(os.path.join(RESULTS, "solvers.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    print("wrote %s" % os.path.join(RESULTS, "solvers.md"), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
