@@ -27,6 +27,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <algorithm>
 
 using namespace remat;
 
@@ -75,11 +76,16 @@ struct Candidate {
   uint64_t flops = 0;
 };
 
+/// Bytes saved per flop.
+double scoreOf(uint64_t benefit, uint64_t flops) {
+  return static_cast<double>(benefit) / (1.0 + flops);
+}
+
 /// Better candidates first: bytes saved per flop, then bytes, then program
 /// order, so that the search is deterministic.
 bool isBetter(const Candidate &a, const Candidate &b) {
-  double scoreA = static_cast<double>(a.benefit) / (1.0 + a.flops);
-  double scoreB = static_cast<double>(b.benefit) / (1.0 + b.flops);
+  double scoreA = scoreOf(a.benefit, a.flops);
+  double scoreB = scoreOf(b.benefit, b.flops);
   if (scoreA != scoreB)
     return scoreA > scoreB;
   if (a.bytes != b.bytes)
@@ -91,6 +97,38 @@ bool isBetter(const Candidate &a, const Candidate &b) {
   return a.recompute.before < b.recompute.before;
 }
 
+/// A buffer live across the peak that could be recomputed, before its chain
+/// is built.
+struct Option {
+  ValueId live = kNone;
+  Placement placement;
+  /// What the candidate's score can at most be: its benefit is at most the
+  /// buffer's bytes, and its chain re-executes at least the defining op.
+  double bound = 0;
+};
+
+class GreedyPlanner;
+
+/// The candidates at the peak, best first (isBetter). Usually the first one
+/// is accepted, and building a chain costs far more than bounding its score,
+/// so chains are built only while an unbuilt option could still beat the
+/// best built candidate.
+class CandidateQueue {
+public:
+  CandidateQueue(const GreedyPlanner &planner, const Snapshot &snapshot,
+                 std::vector<Option> options);
+  /// Returns false when no candidate is left.
+  bool next(Candidate &candidate);
+
+private:
+  const GreedyPlanner &planner;
+  const Snapshot &snapshot;
+  /// Max-heap on `bound`.
+  std::vector<Option> options;
+  /// Heap with the best candidate on top.
+  std::vector<Candidate> built;
+};
+
 class GreedyPlanner {
 public:
   GreedyPlanner(const Program &program, const SolverOptions &options);
@@ -98,6 +136,8 @@ public:
   Plan run() const;
 
 private:
+  friend class CandidateQueue;
+
   bool canRecompute(OpId op) const {
     return base.ops[op].recomputable && !base.ops[op].mustKeep;
   }
@@ -107,7 +147,11 @@ private:
   void recomputeNotSaveable(Plan &plan) const;
   /// Stage 2.
   void reducePeak(Plan &plan) const;
-  std::vector<Candidate> candidatesAtPeak(const Snapshot &snapshot) const;
+  CandidateQueue candidatesAtPeak(const Snapshot &snapshot) const;
+  /// `option` as a candidate, or false when its chain would keep as many
+  /// bytes alive through the peak as it frees.
+  bool buildCandidate(const Option &option, const Snapshot &snapshot,
+                      Candidate &candidate) const;
   /// The ops to re-execute to recompute `value` at `placement`. Extension
   /// costs count only through `peakOp` (kNone: none).
   Chain buildChain(ValueId value, Placement placement, const Snapshot &snapshot,
@@ -248,12 +292,12 @@ void GreedyPlanner::recomputeNotSaveable(Plan &plan) const {
   }
 }
 
-std::vector<Candidate>
+CandidateQueue
 GreedyPlanner::candidatesAtPeak(const Snapshot &snapshot) const {
   const Program &program = snapshot.program;
   OpId peakOp = snapshot.profile.peakOp;
   if (peakOp == kNone)
-    return {};
+    return CandidateQueue(*this, snapshot, {});
 
   // A buffer with views is also kept alive by them; recomputing it would not
   // free it.
@@ -267,39 +311,88 @@ GreedyPlanner::candidatesAtPeak(const Snapshot &snapshot) const {
       nextUse[operand] = op;
 
   const OpInfo &peak = program.ops[peakOp];
-  std::vector<Candidate> candidates;
-  for (ValueId live : snapshot.profile.liveAt(program, peakOp)) {
+  std::vector<Option> found;
+  // The queue orders the candidates: the buffers live across the peak need
+  // no sorting (MemoryProfile::liveAt would sort them by size).
+  for (ValueId live = 0; live < program.values.size(); ++live) {
     const ValueInfo &info = program.values[live];
+    const LiveRange &range = snapshot.profile.ranges[live];
+    if (info.aliasOf != kNone || info.bytes == 0 || range.end == kNone ||
+        range.end < peakOp ||
+        (range.begin != kNone && range.begin > peakOp))
+      continue;
     if (info.def == kNone || info.def == peakOp || info.isOutput ||
         hasViews[live] || info.bytes < options.minRematBytes ||
         llvm::is_contained(peak.operands, live))
       continue;
-    ValueId value = info.origin;
-    if (!canRecompute(base.values[value].def))
+    OpId def = base.values[info.origin].def;
+    if (!canRecompute(def))
       continue;
     OpId use = nextUse[live];
     if (use == kNone)
       continue;
     // A chain op reads `live` next: go ahead of the groups in front of the
     // original op that hosts that chain.
-    Placement placement;
-    placement.ahead = snapshot.map.isCopy[use];
+    Option option;
+    option.live = live;
+    option.placement.ahead = snapshot.map.isCopy[use];
     while (snapshot.map.isCopy[use])
       ++use;
-    placement.before = program.ops[use].origin;
-    Chain chain = buildChain(value, placement, snapshot, peakOp);
-    if (chain.extendedBytes >= info.bytes)
-      continue;
-    Candidate candidate;
-    candidate.recompute = {value, placement.before, std::move(chain.ops)};
-    candidate.ahead = placement.ahead;
-    candidate.bytes = info.bytes;
-    candidate.benefit = info.bytes - chain.extendedBytes;
-    candidate.flops = chain.flops;
-    candidates.push_back(std::move(candidate));
+    option.placement.before = program.ops[use].origin;
+    option.bound = scoreOf(info.bytes, base.ops[def].flops);
+    found.push_back(option);
   }
-  llvm::sort(candidates, isBetter);
-  return candidates;
+  return CandidateQueue(*this, snapshot, std::move(found));
+}
+
+bool GreedyPlanner::buildCandidate(const Option &option,
+                                   const Snapshot &snapshot,
+                                   Candidate &candidate) const {
+  const ValueInfo &info = snapshot.program.values[option.live];
+  Chain chain = buildChain(info.origin, option.placement, snapshot,
+                           snapshot.profile.peakOp);
+  if (chain.extendedBytes >= info.bytes)
+    return false;
+  candidate.recompute = {info.origin, option.placement.before,
+                         std::move(chain.ops)};
+  candidate.ahead = option.placement.ahead;
+  candidate.bytes = info.bytes;
+  candidate.benefit = info.bytes - chain.extendedBytes;
+  candidate.flops = chain.flops;
+  return true;
+}
+
+bool boundsLess(const Option &a, const Option &b) { return a.bound < b.bound; }
+bool isWorse(const Candidate &a, const Candidate &b) { return isBetter(b, a); }
+
+CandidateQueue::CandidateQueue(const GreedyPlanner &planner,
+                               const Snapshot &snapshot,
+                               std::vector<Option> options)
+    : planner(planner), snapshot(snapshot), options(std::move(options)) {
+  std::make_heap(this->options.begin(), this->options.end(), boundsLess);
+}
+
+bool CandidateQueue::next(Candidate &candidate) {
+  // An option whose bound ties the best score may still win on the
+  // tie-breakers: build it too.
+  while (!options.empty() &&
+         (built.empty() || options.front().bound >=
+                               scoreOf(built.front().benefit,
+                                       built.front().flops))) {
+    std::pop_heap(options.begin(), options.end(), boundsLess);
+    Candidate fresh;
+    if (planner.buildCandidate(options.back(), snapshot, fresh)) {
+      built.push_back(std::move(fresh));
+      std::push_heap(built.begin(), built.end(), isWorse);
+    }
+    options.pop_back();
+  }
+  if (built.empty())
+    return false;
+  std::pop_heap(built.begin(), built.end(), isWorse);
+  candidate = std::move(built.back());
+  built.pop_back();
+  return true;
 }
 
 void GreedyPlanner::reducePeak(Plan &plan) const {
@@ -317,16 +410,18 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
   };
 
   Snapshot current = snapshot(plan);
-  // The plan when the peak last went down: later steps that only removed
-  // equal peaks without lowering it are dropped at the end.
-  Plan best = plan;
+  // Where each accepted step inserted its recomputation, so that the steps
+  // after the last one that lowered the peak (they only removed equal peaks)
+  // can be undone at the end without copying the plan at every improvement.
+  std::vector<size_t> insertedAt;
+  size_t bestSteps = 0;
   // Every try materializes the program once; this bounds the total work.
   unsigned triesLeft = 4 * base.ops.size() + 64;
   while (wantsLower(current) && triesLeft > 0) {
     bool accepted = false;
-    for (Candidate &candidate : candidatesAtPeak(current)) {
-      if (triesLeft == 0)
-        break;
+    CandidateQueue candidates = candidatesAtPeak(current);
+    Candidate candidate;
+    while (triesLeft > 0 && candidates.next(candidate)) {
       --triesLeft;
       // Plan order is emission order in front of the same op.
       auto position = plan.recomputes.end();
@@ -337,8 +432,9 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
       position = plan.recomputes.insert(position, candidate.recompute);
       Snapshot next = snapshot(plan);
       if (improves(next, current)) {
+        insertedAt.push_back(position - plan.recomputes.begin());
         if (next.profile.peakBytes < current.profile.peakBytes)
-          best = plan;
+          bestSteps = insertedAt.size();
         current = std::move(next);
         accepted = true;
         break;
@@ -348,7 +444,10 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
     if (!accepted)
       break;
   }
-  plan = std::move(best);
+  while (insertedAt.size() > bestSteps) {
+    plan.recomputes.erase(plan.recomputes.begin() + insertedAt.back());
+    insertedAt.pop_back();
+  }
 }
 
 Plan GreedyPlanner::run() const {

@@ -207,8 +207,17 @@ Program remat::materialize(const Program &program, const Plan &plan,
   std::vector<ValueId> current(program.values.size());
   std::iota(current.begin(), current.end(), 0);
 
+  // Solvers materialize once per step they try: growing these one op at a
+  // time showed up in their profiles.
+  size_t numCopyOps = 0;
+  for (const Recompute &recompute : plan.recomputes)
+    numCopyOps += recompute.chain.size();
+  result.ops.reserve(numOps + numCopyOps);
+  result.values.reserve(result.values.size() + numCopyOps);
+
   map.opIndex.assign(numOps, kNone);
   map.isCopy.clear();
+  map.isCopy.reserve(numOps + numCopyOps);
   map.copies.assign(plan.recomputes.size(), kNone);
 
   for (OpId i = 0; i < numOps; ++i) {
