@@ -17,6 +17,8 @@ void remat::buildRematToCpuPipeline(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // Ops LLVM has no intrinsic for (math.erf of Gelu) become libm calls.
+  pm.addPass(createConvertMathToLibmPass());
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = true;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));

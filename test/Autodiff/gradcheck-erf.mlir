@@ -1,6 +1,5 @@
 // Finite-difference check of the erf rule (the Gelu of the ONNX importer).
-// XFAIL: *
-// The CPU lowering of remat-run does not lower math.erf to LLVM yet.
+// remat-to-cpu lowers math.erf to a libm call.
 // GRADCHECK: num-batch-args=0
 // RUN: %python %S/Inputs/gradcheck.py %s | FileCheck %s
 // CHECK: gradcheck: OK
