@@ -6,6 +6,7 @@
 #include "remat/Support/Locations.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -43,7 +44,12 @@ void remat::printSummary(llvm::raw_ostream &os, const PlanOutcome &outcome) {
       order.push_back(r.value);
   os << "  recompute " << order.size() << " value(s)"
      << (order.empty() ? "\n" : ":\n");
-  for (ValueId value : order) {
+  // The largest first; the report lists them all.
+  constexpr size_t kListed = 8;
+  llvm::stable_sort(order, [&](ValueId a, ValueId b) {
+    return program.values[a].bytes > program.values[b].bytes;
+  });
+  for (ValueId value : llvm::ArrayRef(order).take_front(kListed)) {
     const ValueInfo &info = program.values[value];
     os << "    " << llvm::left_justify(info.name, 16) << " "
        << llvm::right_justify(formatBytesShort(info.bytes), 10) << "  "
@@ -53,9 +59,15 @@ void remat::printSummary(llvm::raw_ostream &os, const PlanOutcome &outcome) {
       os << " (x" << times[value] << ")";
     os << "\n";
   }
+  if (order.size() > kListed)
+    os << "    ... and " << order.size() - kListed
+       << " more (report= lists every decision)\n";
   if (outcome.after.peakOp == kNone)
     return;
-  os << "  peak at " << outcome.plannedOp(outcome.after.peakOp)->getName()
+  os << "  peak at "
+     << (outcome.isRecomputedOp(outcome.after.peakOp) ? "a recomputed "
+                                                       : "")
+     << outcome.plannedOp(outcome.after.peakOp)->getName()
      << " (" << formatLoc(outcome.plannedOp(outcome.after.peakOp)->getLoc())
      << "), largest live:";
   std::vector<ValueId> live =
