@@ -17,7 +17,9 @@ void remat::buildRematToCpuPipeline(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  // Ops LLVM has no intrinsic for (math.erf of Gelu) become libm calls.
+  // Math ops become LLVM intrinsics where LLVM has one; the rest (math.erf
+  // of Gelu) become libm calls. In that order: libm has no rsqrtf.
+  pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = true;
