@@ -87,8 +87,10 @@ public:
     os << llvm::format("<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
                        "stroke='%s' stroke-dasharray='6,4'/>\n",
                        kLeft, y(bytes), kWidth - kRight, y(bytes), color);
-    os << llvm::format("<text x='%.1f' y='%.1f' font-size='11' fill='%s'>",
-                       kWidth - kRight + 4, y(bytes) + 4, color)
+    // Above the line, at the plot's right end: clear of the legend.
+    os << llvm::format("<text x='%.1f' y='%.1f' font-size='11' fill='%s' "
+                       "text-anchor='end'>",
+                       kWidth - kRight - 4, y(bytes) - 4, color)
        << escape(label) << "</text>\n";
   }
 
