@@ -12,16 +12,14 @@ run time. Writes bench/results/measured-examples.md.
 """
 
 import argparse
-import datetime
 import json
 import os
-import platform
 import statistics
 import subprocess
-import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from results_page import ROOT, machine_stamp, write_page
+
 BUDGETS = [None, "0.7", "0.5", "min"]
 
 
@@ -71,21 +69,14 @@ def main():
     header = ["example", "budget", "budget bytes", "predicted peak",
               "measured peak", "equal", "outputs identical", "extra FLOPs",
               "run time (ms)"]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    stamp = "%s, %s, %s" % (datetime.date.today().isoformat(),
-                            platform.node() or "unknown host",
-                            platform.machine())
-    text = ("# Measured against predicted: the bundled examples on the CPU\n\n"
-            "Produced by `python3 bench/measure-examples.py` (%s): remat-opt "
-            "--remat-pipeline (best-effort) | remat-run --json --seed=0; run "
-            "time is the JIT-compiled step's, median of %d runs.\n\n"
-            % (stamp, args.repeat) + "\n".join(lines) + "\n")
-    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
-    with open(os.path.join(ROOT, "bench", "results", "measured-examples.md"),
-              "w") as f:
-        f.write(text)
-    sys.stdout.write(text)
+    write_page(
+        "measured-examples.md",
+        "Measured against predicted: the bundled examples on the CPU",
+        "Produced by `python3 bench/measure-examples.py` (%s): remat-opt "
+        "--remat-pipeline (best-effort) | remat-run --json --seed=0; run "
+        "time is the JIT-compiled step's, median of %d runs."
+        % (machine_stamp(), args.repeat),
+        header, rows)
 
 
 if __name__ == "__main__":

@@ -11,16 +11,14 @@ of --repeat runs). Writes the table to bench/results/plan-examples.md too.
 """
 
 import argparse
-import datetime
 import json
 import os
-import platform
 import statistics
 import subprocess
-import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from results_page import ROOT, machine_stamp, write_page
+
 BUDGETS = ["0.7", "0.5", "min"]
 
 
@@ -65,23 +63,14 @@ def main():
 
     header = ["example", "ops", "peak before"] + [
         "budget %s: peak, extra FLOPs, plan time" % b for b in BUDGETS]
-    lines = ["| " + " | ".join(header) + " |",
-             "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    stamp = "%s, %s, %s" % (datetime.date.today().isoformat(),
-                            platform.node() or "unknown host",
-                            platform.processor() or platform.machine())
-    text = ("# Planning the bundled examples\n\n"
-            "Produced by `python3 bench/plan-examples.py` (%s). Peaks are the "
-            "memory model's (docs/memory-model.md), `peak before` is after remat-schedule and before any recomputation; plan time is the solver's "
-            "own, median of %d runs. Budgets that cannot be met are planned "
-            "best-effort and marked.\n\n" % (stamp, args.repeat)
-            + "\n".join(lines) + "\n")
-    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
-    with open(os.path.join(ROOT, "bench", "results", "plan-examples.md"),
-              "w") as f:
-        f.write(text)
-    sys.stdout.write(text)
+    write_page(
+        "plan-examples.md", "Planning the bundled examples",
+        "Produced by `python3 bench/plan-examples.py` (%s). Peaks are the "
+        "memory model's (docs/memory-model.md); `peak before` is after "
+        "remat-schedule and before any recomputation; plan time is the "
+        "solver's own, median of %d runs. Budgets that cannot be met are "
+        "planned best-effort and marked." % (machine_stamp(), args.repeat),
+        header, rows)
 
 
 if __name__ == "__main__":

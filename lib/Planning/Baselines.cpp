@@ -72,11 +72,9 @@ Plan remat::planFromRecomputeSet(const Program &program,
   // the first recomputation that reads it, whichever comes first. Consumers
   // are defined later, so a reverse sweep over values sees them first.
   std::vector<OpId> placement(numValues, kNone);
-  std::vector<OpId> firstBackwardUse(numValues, kNone);
-  if (boundary != kNone)
-    for (OpId op = program.ops.size(); op-- > boundary;)
-      for (ValueId operand : program.ops[op].operands)
-        firstBackwardUse[operand] = op;
+  std::vector<OpId> firstBackwardUse =
+      boundary != kNone ? program.firstUsesFrom(boundary)
+                        : std::vector<OpId>(numValues, kNone);
   for (ValueId v = numValues; v-- > 0;) {
     if (!recompute[v])
       continue;
@@ -204,10 +202,8 @@ public:
       return noBoundary(program, options, name());
     if (fitsAsIs(program, options))
       return evaluatePlan(program, Plan(), options);
-    std::vector<OpId> firstBackwardUse(program.values.size(), kNone);
-    for (OpId op = program.ops.size(); op-- > program.backwardBegin;)
-      for (ValueId operand : program.ops[op].operands)
-        firstBackwardUse[operand] = op;
+    std::vector<OpId> firstBackwardUse =
+        program.firstUsesFrom(program.backwardBegin);
 
     Plan plan;
     std::vector<unsigned> mark(program.ops.size(), 0);

@@ -272,11 +272,7 @@ Chain GreedyPlanner::buildChain(ValueId value, Placement placement,
 void GreedyPlanner::recomputeNotSaveable(Plan &plan) const {
   if (base.backwardBegin == kNone)
     return;
-  std::vector<OpId> firstBackwardUse(base.values.size(), kNone);
-  for (OpId op = base.backwardBegin; op < base.ops.size(); ++op)
-    for (ValueId operand : base.ops[op].operands)
-      if (firstBackwardUse[operand] == kNone)
-        firstBackwardUse[operand] = op;
+  std::vector<OpId> firstBackwardUse = base.firstUsesFrom(base.backwardBegin);
 
 
   // In program order, so that a value's chain sees the copies already made

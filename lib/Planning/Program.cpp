@@ -71,3 +71,12 @@ ValueId Program::rootOf(ValueId v) const {
     v = values[v].aliasOf;
   return v;
 }
+
+std::vector<OpId> Program::firstUsesFrom(OpId begin) const {
+  std::vector<OpId> first(values.size(), kNone);
+  // Backwards, so that the earliest reader is written last.
+  for (OpId op = ops.size(); op-- > begin;)
+    for (ValueId operand : ops[op].operands)
+      first[operand] = op;
+  return first;
+}

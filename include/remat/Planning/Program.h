@@ -89,6 +89,9 @@ struct Program {
   void markOutput(ValueId v) { values[v].isOutput = true; }
   /// Follows aliasOf to the buffer-owning value.
   ValueId rootOf(ValueId v) const;
+  /// For every value, the first op at or after `begin` that reads it, or
+  /// kNone (with `begin` = backwardBegin: its first backward use).
+  std::vector<OpId> firstUsesFrom(OpId begin) const;
 };
 
 } // namespace remat
