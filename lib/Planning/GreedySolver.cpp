@@ -20,6 +20,8 @@
 
 #include "Solvers.h"
 
+#include "IntervalTrees.h"
+
 #include "remat/Planning/MemoryProfile.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -28,6 +30,9 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
+#include <limits>
+#include <optional>
+#include <tuple>
 
 using namespace remat;
 
@@ -36,6 +41,11 @@ namespace {
 /// Longest chain of ops one recomputation may re-execute. Longer chains cost
 /// more flops than they usually save and make the search slow.
 constexpr unsigned kMaxChainOps = 16;
+/// A bulk sweep picks up to one recomputation per this many ops (and at
+/// least one) before the program is evaluated again. One per sweep is
+/// exactly the step-wise search; more per sweep is faster but judges later
+/// picks on stale estimates (bench/results/solvers.md has the effect).
+constexpr size_t kOpsPerSweepPick = 128;
 
 /// A plan applied to the program the solver works on.
 struct Snapshot {
@@ -147,6 +157,10 @@ private:
   void recomputeNotSaveable(Plan &plan) const;
   /// Stage 2.
   void reducePeak(Plan &plan) const;
+  /// Stage 2 in bulk: one pass over `snapshot` that picks recomputations for
+  /// every op over the budget, judged on estimated live bytes. Returns false
+  /// when it found nothing to add.
+  bool sweepOverBudget(Plan &plan, const Snapshot &snapshot) const;
   CandidateQueue candidatesAtPeak(const Snapshot &snapshot) const;
   /// `option` as a candidate, or false when its chain would keep as many
   /// bytes alive through the peak as it frees.
@@ -276,14 +290,33 @@ void GreedyPlanner::recomputeNotSaveable(Plan &plan) const {
 
 
   // In program order, so that a value's chain sees the copies already made
-  // of its operands.
+  // of its operands. A chain that reads none of the values recomputed since
+  // the last snapshot is the same on that snapshot, so the program is only
+  // materialized again when one does (once per value would be quadratic).
+  std::optional<Snapshot> current;
+  llvm::DenseSet<ValueId> recomputedSince;
+  auto readsNewCopies = [&](const Chain &chain) {
+    return llvm::any_of(chain.ops, [&](OpId op) {
+      return llvm::any_of(base.ops[op].operands, [&](ValueId operand) {
+        return recomputedSince.contains(operand);
+      });
+    });
+  };
   for (OpId op = 0; op < base.backwardBegin && op < base.ops.size(); ++op) {
     for (ValueId result : base.ops[op].results) {
       OpId before = firstBackwardUse[result];
       if (!notSaveable[result] || before == kNone)
         continue;
-      Chain chain = buildChain(result, {before}, snapshot(plan), kNone);
+      if (!current)
+        current = snapshot(plan);
+      Chain chain = buildChain(result, {before}, *current, kNone);
+      if (readsNewCopies(chain)) {
+        current = snapshot(plan);
+        recomputedSince.clear();
+        chain = buildChain(result, {before}, *current, kNone);
+      }
       plan.recomputes.push_back({result, before, std::move(chain.ops)});
+      recomputedSince.insert(result);
     }
   }
 }
@@ -358,6 +391,172 @@ bool GreedyPlanner::buildCandidate(const Option &option,
   return true;
 }
 
+/// A stretch of ops over which a buffer of the snapshot is live but not
+/// read: recomputing it in front of its next reader frees it there.
+struct Gap {
+  ValueId live = kNone;
+  /// The original value, its defining op and its bytes (for sorting).
+  ValueId origin = kNone;
+  OpId def = kNone;
+  uint64_t bytes = 0;
+  /// First and last op of the stretch; `end + 1` reads the buffer.
+  OpId begin = kNone;
+  OpId end = kNone;
+  /// Bytes saved per flop: a bound until the chain is built, then exact.
+  double score = 0;
+  bool built = false;
+  Chain chain;
+};
+
+bool GreedyPlanner::sweepOverBudget(Plan &plan,
+                                    const Snapshot &snapshot) const {
+  const Program &program = snapshot.program;
+  const MemoryProfile &profile = snapshot.profile;
+  // With `minimize`, every op is over the target until one without a gap
+  // is the highest.
+  const int64_t target =
+      options.minimize ? 0 : static_cast<int64_t>(*options.budgetBytes);
+  const OpId numOps = program.ops.size();
+
+  // The buffers the step-wise search could pick (candidatesAtPeak's rules),
+  // and where each is read.
+  std::vector<bool> eligible(program.values.size(), false);
+  for (ValueId v = 0; v < program.values.size(); ++v) {
+    const ValueInfo &info = program.values[v];
+    if (info.aliasOf != kNone)
+      continue;
+    eligible[v] = info.bytes != 0 && info.def != kNone && !info.isOutput &&
+                  info.bytes >= options.minRematBytes &&
+                  canRecompute(base.values[info.origin].def) &&
+                  profile.ranges[v].end != kNone;
+  }
+  // A buffer with views is also kept alive by them.
+  for (ValueId v = 0; v < program.values.size(); ++v)
+    if (program.values[v].aliasOf != kNone)
+      eligible[program.rootOf(v)] = false;
+  // Only gaps through an op over the target can matter: estimates only go
+  // down during a sweep.
+  std::vector<OpId> overBefore(numOps + 1, 0);
+  for (OpId op = 0; op < numOps; ++op)
+    overBefore[op + 1] =
+        overBefore[op] +
+        (static_cast<int64_t>(profile.liveBytes[op]) > target ? 1 : 0);
+  std::vector<Gap> gaps;
+  std::vector<OpId> lastRead(program.values.size(), kNone);
+  for (OpId op = 0; op < numOps; ++op) {
+    for (ValueId operand : program.ops[op].operands) {
+      if (!eligible[operand] || lastRead[operand] == op)
+        continue;
+      const ValueInfo &info = program.values[operand];
+      OpId from = lastRead[operand] == kNone ? info.def : lastRead[operand];
+      lastRead[operand] = op;
+      if (from + 1 >= op || overBefore[op] == overBefore[from + 1])
+        continue;
+      Gap gap;
+      gap.live = operand;
+      gap.origin = info.origin;
+      gap.def = base.values[info.origin].def;
+      gap.bytes = info.bytes;
+      gap.begin = from + 1;
+      gap.end = op - 1;
+      gap.score = scoreOf(info.bytes, base.ops[gap.def].flops);
+      gaps.push_back(std::move(gap));
+    }
+  }
+  // Ids in the step-wise search's tie-break order (isBetter): larger
+  // buffers, then earlier defining ops.
+  llvm::sort(gaps, [](const Gap &a, const Gap &b) {
+    return std::make_tuple(~a.bytes, a.def, a.origin, a.end) <
+           std::make_tuple(~b.bytes, b.def, b.origin, b.end);
+  });
+
+  // The step-wise search at estimated cost: the op with the most estimated
+  // live bytes (the snapshot's, minus what the recomputations picked so far
+  // free over their gaps) gets the best gap through it, until no op is over
+  // the budget or the ops left over it have no gap.
+  RangeAddMaxTree estimate(std::vector<int64_t>(profile.liveBytes.begin(),
+                                                profile.liveBytes.end()));
+  IntervalStabbingHeap through(numOps);
+  for (unsigned id = 0; id < gaps.size(); ++id)
+    through.insert(id, gaps[id].begin, gaps[id].end, gaps[id].score);
+  std::vector<bool> taken(base.values.size(), false);
+  auto isStale = [&](unsigned id, double score) {
+    return taken[gaps[id].origin] || score != gaps[id].score;
+  };
+  // New recomputations, in decision order; those that go ahead of the
+  // groups in front of an op are merged into the plan at the end.
+  std::vector<Recompute> appended;
+  llvm::DenseMap<OpId, std::vector<Recompute>> ahead;
+  constexpr int64_t kUnfixable = std::numeric_limits<int64_t>::min() / 4;
+  size_t picksLeft = std::max<size_t>(1, numOps / kOpsPerSweepPick);
+  for (auto [bytes, op] = estimate.max(); bytes > target && picksLeft > 0;
+       std::tie(bytes, op) = estimate.max()) {
+    unsigned id;
+    double score;
+    if (!through.best(op, isStale, id, score)) {
+      // Nothing to free here: leave this op to the exact steps.
+      if (options.minimize)
+        break;
+      estimate.add(op, op, kUnfixable);
+      continue;
+    }
+    Gap &gap = gaps[id];
+    const ValueInfo &info = program.values[gap.live];
+    OpId use = gap.end + 1;
+    Placement placement;
+    placement.ahead = snapshot.map.isCopy[use];
+    while (snapshot.map.isCopy[use])
+      ++use;
+    placement.before = program.ops[use].origin;
+    if (!gap.built) {
+      // The bound was optimistic: requeue at the exact score, so that a
+      // better gap may go first.
+      gap.chain = buildChain(info.origin, placement, snapshot, op);
+      gap.built = true;
+      gap.score = gap.chain.extendedBytes >= info.bytes
+                      ? -1
+                      : scoreOf(info.bytes - gap.chain.extendedBytes,
+                                gap.chain.flops);
+      if (gap.score >= 0)
+        through.insert(id, gap.begin, gap.end, gap.score);
+      continue;
+    }
+    taken[info.origin] = true;
+    --picksLeft;
+    Recompute recompute{info.origin, placement.before,
+                        std::move(gap.chain.ops)};
+    if (placement.ahead)
+      ahead[placement.before].push_back(std::move(recompute));
+    else
+      appended.push_back(std::move(recompute));
+    estimate.add(gap.begin, gap.end,
+                 -static_cast<int64_t>(info.bytes - gap.chain.extendedBytes));
+  }
+  if (appended.empty() && ahead.empty())
+    return false;
+
+  std::vector<Recompute> merged;
+  merged.reserve(plan.recomputes.size() + appended.size() + ahead.size());
+  for (Recompute &recompute : plan.recomputes) {
+    auto it = ahead.find(recompute.before);
+    if (it != ahead.end()) {
+      llvm::append_range(merged, std::move(it->second));
+      ahead.erase(it);
+    }
+    merged.push_back(std::move(recompute));
+  }
+  // Ahead of nothing: no group in front of that op yet (not expected, since
+  // a copy reads the value there, but harmless).
+  std::vector<std::pair<OpId, std::vector<Recompute>>> rest(ahead.begin(),
+                                                             ahead.end());
+  llvm::sort(rest, llvm::less_first());
+  for (auto &[before, group] : rest)
+    llvm::append_range(merged, std::move(group));
+  llvm::append_range(merged, std::move(appended));
+  plan.recomputes = std::move(merged);
+  return true;
+}
+
 bool boundsLess(const Option &a, const Option &b) { return a.bound < b.bound; }
 bool isWorse(const Candidate &a, const Candidate &b) { return isBetter(b, a); }
 
@@ -406,6 +605,31 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
   };
 
   Snapshot current = snapshot(plan);
+  // Bulk sweeps first: each picks recomputations for the highest ops with
+  // one evaluation of the program instead of one per pick, which keeps the
+  // plan time near-linear on large programs (on small ones a sweep picks one,
+  // like a step below). A sweep is kept only if it lowers the peak, or, under
+  // a budget, the number of ops over it; the exact steps finish the job.
+  auto overBudget = [&](const Snapshot &snapshot) {
+    return llvm::count_if(snapshot.profile.liveBytes, [&](uint64_t bytes) {
+      return bytes > *options.budgetBytes;
+    });
+  };
+  auto sweepImproves = [&](const Snapshot &next, const Snapshot &current) {
+    if (next.profile.peakBytes != current.profile.peakBytes)
+      return next.profile.peakBytes < current.profile.peakBytes;
+    return !options.minimize && overBudget(next) < overBudget(current);
+  };
+  while (wantsLower(current)) {
+    Plan trial = plan;
+    if (!sweepOverBudget(trial, current))
+      break;
+    Snapshot next = snapshot(trial);
+    if (!sweepImproves(next, current))
+      break;
+    plan = std::move(trial);
+    current = std::move(next);
+  }
   // Where each accepted step inserted its recomputation, so that the steps
   // after the last one that lowered the peak (they only removed equal peaks)
   // can be undone at the end without copying the plan at every improvement.

@@ -1,5 +1,6 @@
 //===- GreedySolverTest.cpp - Tests for the greedy and none solvers -------===//
 
+#include "remat/Planning/Generators.h"
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Solver.h"
 
@@ -365,6 +366,34 @@ TEST(GreedySolverTest, ResultMatchesTheMaterializedPeakWithInputs) {
   EXPECT_TRUE(result.feasible);
   EXPECT_EQ(result.peakBytes, 1120u);
   EXPECT_EQ(materializedPeak(graph.program, result.plan, true), 1120u);
+}
+
+/// Programs of thousands of ops pick many recomputations per evaluation
+/// (bulk sweeps on estimates); the result must still be exact and meet every
+/// budget between the minimum and the original peak.
+TEST(GreedySolverTest, BulkSweepsOnLargeGraphsMeetTheBudget) {
+  RandomDagOptions dag;
+  dag.seed = 5;
+  dag.depth = 600;
+  Program program = generateRandomDag(dag);
+  ASSERT_GT(program.ops.size(), 2000u);
+  uint64_t original = computeMemoryProfile(program, false).peakBytes;
+
+  SolverOptions minimize;
+  minimize.minimize = true;
+  SolverResult least = solveGreedy(program, minimize);
+  EXPECT_EQ(least.peakBytes, materializedPeak(program, least.plan));
+  ASSERT_LT(least.peakBytes, original / 2);
+
+  for (double fraction : {0.9, 0.7, 0.5}) {
+    SCOPED_TRACE(fraction);
+    uint64_t budget = static_cast<uint64_t>(original * fraction);
+    SolverResult result = solveGreedy(program, withBudget(budget));
+    EXPECT_TRUE(result.feasible);
+    EXPECT_EQ(result.peakBytes, materializedPeak(program, result.plan));
+    EXPECT_LE(result.peakBytes, budget);
+    EXPECT_FALSE(result.plan.recomputes.empty());
+  }
 }
 
 } // namespace
