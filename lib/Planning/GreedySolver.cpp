@@ -673,8 +673,11 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
 Plan GreedyPlanner::run() const {
   Plan plan;
   recomputeNotSaveable(plan);
-  if (options.minimize || options.budgetBytes)
+  if (options.minimize || options.budgetBytes) {
     reducePeak(plan);
+    // A later step can make an earlier one needless.
+    plan = dropNeedlessRecomputes(base, std::move(plan), options);
+  }
   return plan;
 }
 

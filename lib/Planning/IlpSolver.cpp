@@ -15,7 +15,13 @@
 //   minimize sum flops(i) * R[t][i] + sum flops(t) * (K[t] - 1)
 //
 // K[t] (op t runs at its own place) is 1 except for ops materialize may drop
-// because every reader reads a recomputed copy (the op moved).
+// because every reader reads a recomputed copy (the op moved). Moves make the
+// plain LP useless (its bound is 0 on every benchmark model: half an op in
+// place, half moved, at no cost), so first runs are ordered in time with
+// C[t][i] (op i has run by stage t; see addFirstComputations):
+//
+//   C[t-1][i] <= C[t][i] <= C[t-1][i] + R[t][i],   C[i][i] = K[i]
+//   R[t][i] <= C[t][i],  S[t+1][i] <= C[t][i],  C[t][j] <= C[t][i] (i feeds j)
 //
 // Memory, two families of constraints (bytes(i): the buffers op i owns):
 //
@@ -39,16 +45,23 @@
 // (everything kept or recomputed in a stage counted for the whole stage),
 // whose solutions always fit (views aside, which the re-evaluation catches).
 //
-// The incumbent is the best feasible plan among greedy and the baselines; it
-// is passed to CBC as a cutoff, so CBC only looks for strictly better plans.
-// When CBC proves there are none, the incumbent is optimal. The result is
-// never worse than greedy.
+// The incumbent is the best feasible plan among greedy, chain and the
+// baselines; it is passed to CBC as a cutoff, so CBC only looks for strictly
+// better plans. When CBC proves there are none, the incumbent is optimal. The
+// result is never worse than greedy or chain. A CBC run that used up its
+// time proves nothing, whatever its status says.
+//
+// The bound is valid only when ops own at most one buffer and no output is
+// read by a later recomputable op (boundIsValid); otherwise the solver plans
+// but claims no optimality and no gap.
 //
 // Limits: the MIP has O(n^2) variables for n ops; above kMaxVariables the
-// solver returns the incumbent with a note. Ops with several results are
-// recomputed as a whole per needed result; minRematBytes is not applied to
-// recomputations inside the MIP. `min` budgets use the smallest peak the
-// incumbents reach.
+// solver returns the incumbent with a note. Even with C the LP bound is
+// weak (fractional keeps and moves still mix), and CBC proves optimality
+// only on graphs of a few dozen ops; larger ones report the gap to CBC's
+// best bound. Ops with several results are recomputed as a whole per needed
+// result; minRematBytes is not applied to recomputations inside the MIP.
+// `min` budgets use the smallest peak the incumbents reach.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,8 +75,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cmath>
+#include <cstdlib>
+#include <initializer_list>
 #include <map>
 
 using namespace remat;
@@ -114,6 +128,11 @@ private:
     auto it = rIndex.find({t, i});
     return it == rIndex.end() ? -1 : it->second;
   }
+  /// C[t][i], or -1 where it is the constant 1.
+  int cVar(OpId t, OpId i) const {
+    return t - i < cIndex[i].size() ? cIndex[i][t - i] : -1;
+  }
+  void addFirstComputations(const std::vector<OpId> &lastStage);
   int sVar(OpId t, OpId i) const {
     auto it = sIndex.find({t, i});
     return it == sIndex.end() ? -1 : it->second;
@@ -128,6 +147,9 @@ private:
   std::vector<std::vector<OpId>> deps;
   std::map<std::pair<OpId, OpId>, int> rIndex, sIndex;
   std::vector<int> kIndex;
+  /// cIndex[i][t - i]: C[t][i], op i has run in some stage <= t (the first
+  /// entry is K[i]); absent entries are the constant 1.
+  std::vector<std::vector<int>> cIndex;
   std::vector<int> continuous;
   double objectiveOffset = 0;
   std::vector<double> objective, lower, upper, rowLower, rowUpper;
@@ -205,6 +227,7 @@ bool IlpModel::build(bool conservative) {
     kIndex[t] = addVar(double(info.flops) * flopScale, 0, 1);
     objectiveOffset += double(info.flops);
   }
+  addFirstComputations(lastStage);
 
   // Tie-break: among plans with the same FLOPs, prefer fewer
   // recomputations (no gratuitous moves). The total stays below half a FLOP,
@@ -291,8 +314,7 @@ bool IlpModel::build(bool conservative) {
         // Op t's own bytes while it runs; each operand when op t runs or when
         // it is kept past it: L >= K[t], L >= S[t+1][i].
         triplets.push_back(
-            {row, k,
-             double(bytes[t] + program.ops[t].scratchBytes) * scale});
+            {row, k, double(bytes[t] + program.ops[t].scratchBytes) * scale});
         for (OpId i : deps[t]) {
           if (bytes[i] == 0)
             continue;
@@ -376,7 +398,8 @@ bool IlpModel::build(bool conservative) {
           double own = double(bytes[j] + program.ops[j].scratchBytes);
           for (OpId i : deps[j])
             own += bytes[i];
-          int row = addRow(-kInfinity, double(budget) * scale - inputBytes * scale);
+          int row =
+              addRow(-kInfinity, double(budget) * scale - inputBytes * scale);
           triplets.push_back({row, rj, own * scale});
           triplets.push_back({row, w, 1});
           if (prefix >= 0)
@@ -425,6 +448,71 @@ bool IlpModel::build(bool conservative) {
   return true;
 }
 
+// Why moves need more than K: with K[i] = 1/2 and R[u][i] = 1/2 at i's
+// backward reader u, half of op i runs in place and half is moved, at no
+// cost; the operands i needs at u are "available" at level 1/2 from their own
+// in-place halves, so every activation is kept at 1/2 and the LP halves the
+// memory for free (its bound is 0). An op's first run is one event in time:
+// C[t][i] = "op i has run in some stage <= t" is monotone, steps only where
+// op i runs (C[t][i] - C[t-1][i] <= R[t][i]), and an op cannot run before
+// its producers first did (C[t][j] <= C[t][i] for every operand producer i
+// of j). In the example, the moved half of i at u needs its producer fully
+// run by u, which its in-place half alone cannot give. All of these hold in
+// every plan, so the MIP stays a relaxation.
+//
+// Ops that cannot move (outputs, unread ops, not recomputable) have run by
+// their own stage; so has, by precedence, every op they read, by the first
+// stage at which a consumer chain reaches such an op (`due`). C is the
+// constant 1 from there on.
+void IlpModel::addFirstComputations(const std::vector<OpId> &lastStage) {
+  size_t n = program.ops.size();
+  std::vector<std::vector<OpId>> readers(n);
+  for (OpId j = 0; j < n; ++j)
+    for (OpId i : deps[j])
+      readers[i].push_back(j);
+  std::vector<OpId> due(n);
+  for (OpId i = n; i-- > 0;) {
+    due[i] = kIndex[i] < 0 ? i : lastStage[i];
+    for (OpId j : readers[i])
+      due[i] = std::min(due[i], due[j]);
+  }
+  cIndex.assign(n, {});
+  for (OpId i = 0; i < n; ++i) {
+    if (kIndex[i] < 0)
+      continue;
+    cIndex[i].push_back(kIndex[i]);
+    for (OpId t = i + 1; t < due[i]; ++t)
+      cIndex[i].push_back(addVar(0, 0, 1));
+  }
+  auto row = [&](double lo, double hi,
+                 std::initializer_list<std::pair<int, double>> terms) {
+    int r = addRow(lo, hi);
+    for (auto [col, coef] : terms)
+      if (col >= 0)
+        triplets.push_back({r, col, coef});
+  };
+  for (OpId i = 0; i < n; ++i) {
+    if (kIndex[i] < 0)
+      continue;
+    for (OpId t = i + 1; t <= due[i]; ++t) {
+      int c = cVar(t, i), prev = cVar(t - 1, i), r = rVar(t, i);
+      // c is -1 (the constant 1) only at t == due[i]: move it to the bounds.
+      double one = c < 0 ? 1 : 0;
+      if (c >= 0)
+        row(0, kInfinity, {{c, 1}, {prev, -1}});
+      row(-kInfinity, -one, {{c, 1}, {prev, -1}, {r, -1}});
+      if (c >= 0)
+        row(0, kInfinity, {{c, 1}, {r, -1}});
+      if (int s = sVar(t, i); s >= 0 && t - 1 > i)
+        row(0, kInfinity, {{prev, 1}, {s, -1}});
+    }
+    for (OpId j : readers[i])
+      for (OpId t = j; t < due[i]; ++t)
+        if (int cj = cVar(t, j); cj >= 0)
+          row(0, kInfinity, {{cVar(t, i), 1}, {cj, -1}});
+  }
+}
+
 bool IlpModel::solve(double cutoffFlops, double seconds) {
   int numCols = static_cast<int>(lower.size());
   int numRows = static_cast<int>(rowLower.size());
@@ -456,20 +544,31 @@ bool IlpModel::solve(double cutoffFlops, double seconds) {
   Cbc_setLogLevel(model, std::getenv("REMAT_CBC_LOG") ? 1 : 0);
   Cbc_setMaximumSeconds(model, std::max(1.0, seconds));
   Cbc_setParameter(model, "threads", "1");
+  // The limit is the user's wall-clock time, not CBC's default CPU time.
+  Cbc_setParameter(model, "timeMode", "elapsed");
   if (std::isfinite(cutoffFlops))
     Cbc_setCutoff(model, (cutoffFlops + objectiveOffset - 0.5) * flopScale);
+  auto started = std::chrono::steady_clock::now();
   Cbc_solve(model);
+  double spent = std::chrono::duration<double>(
+                     std::chrono::steady_clock::now() - started)
+                     .count();
 
   // A search that ran to the end proved its answer: the solution it found
   // is optimal, or nothing beats the cutoff (CBC reports the latter as
-  // infeasible, or not at all through Cbc_isProvenInfeasible).
-  bool finished = !Cbc_isSecondsLimitReached(model) &&
+  // infeasible, or not at all through Cbc_isProvenInfeasible). A stop at
+  // the time limit in preprocessing or at the root does not always set the
+  // limit flag, so a search that used up its time proves nothing.
+  bool outOfTime = spent >= 0.95 * std::max(1.0, seconds);
+  bool finished = !outOfTime && !Cbc_isSecondsLimitReached(model) &&
                   !Cbc_isNodeLimitReached(model) && !Cbc_isAbandoned(model) &&
                   !Cbc_isSolutionLimitReached(model);
-  provenOptimal = Cbc_isProvenOptimal(model) ||
-                  (finished && Cbc_numberSavedSolutions(model) > 0);
-  provenInfeasible = Cbc_isProvenInfeasible(model) ||
-                     (finished && Cbc_numberSavedSolutions(model) == 0);
+  provenOptimal = !outOfTime && (Cbc_isProvenOptimal(model) ||
+                                  (finished &&
+                                   Cbc_numberSavedSolutions(model) > 0));
+  provenInfeasible = !outOfTime && (Cbc_isProvenInfeasible(model) ||
+                                    (finished &&
+                                     Cbc_numberSavedSolutions(model) == 0));
   bound = Cbc_getBestPossibleObjValue(model) / flopScale - objectiveOffset;
   bool found = Cbc_numberSavedSolutions(model) > 0 ||
                (provenOptimal && Cbc_getColSolution(model));
@@ -555,6 +654,33 @@ Plan IlpModel::extractPlan() const {
   return plan;
 }
 
+/// Whether the MIP is a relaxation of every plan. It keeps ops, not values,
+/// and pins outputs to the end: an op with two buffers may have one kept by a
+/// plan while the other dies, which the MIP charges in full, and an output
+/// that a later op reads may be recomputed there, which frees the original
+/// while the MIP keeps it. On such programs the MIP still finds plans, but
+/// its bound is not a bound, so the solver claims neither optimality nor a
+/// gap (none of the generated models has either).
+bool boundIsValid(const Program &program) {
+  std::vector<bool> read(program.values.size(), false);
+  for (const OpInfo &op : program.ops)
+    for (ValueId operand : op.operands)
+      read[operand] = true;
+  for (const OpInfo &op : program.ops) {
+    unsigned buffers = llvm::count_if(op.results, [&](ValueId v) {
+      return program.values[v].aliasOf == kNone && program.values[v].bytes > 0;
+    });
+    if (buffers > 1)
+      return false;
+    bool movableOutput = llvm::any_of(op.results, [&](ValueId v) {
+      return program.values[v].isOutput && read[v];
+    });
+    if (movableOutput && op.recomputable && !op.mustKeep)
+      return false;
+  }
+  return true;
+}
+
 class IlpSolver : public Solver {
 public:
   std::string name() const override { return "ilp"; }
@@ -571,12 +697,14 @@ SolverResult IlpSolver::solve(const Program &program,
         .count();
   };
 
-  // Incumbents: greedy and the baselines. The best feasible one is what the
-  // MIP has to beat; with `min`, their smallest peak becomes the budget.
+  // Incumbents: greedy, chain (its DP on chains) and the baselines. The
+  // best feasible one is what the MIP has to beat; with `min`, their
+  // smallest peak becomes the budget.
   std::vector<SolverResult> incumbents;
   incumbents.push_back(createGreedySolver()->solve(program, options));
   bool small = program.ops.size() <= 5000;
   if (small) {
+    incumbents.push_back(createChainSolver()->solve(program, options));
     incumbents.push_back(createXlaSolver()->solve(program, options));
     incumbents.push_back(createSqrtNSolver()->solve(program, options));
     incumbents.push_back(createCheckpointAllSolver()->solve(program, options));
@@ -606,8 +734,7 @@ SolverResult IlpSolver::solve(const Program &program,
     return true;
   };
   auto fits = [&](const SolverResult &r) {
-    return (!effective.budgetBytes ||
-            r.peakBytes <= *effective.budgetBytes) &&
+    return (!effective.budgetBytes || r.peakBytes <= *effective.budgetBytes) &&
            respectsPolicy(r.plan);
   };
   auto reEvaluate = [&](Plan plan) {
@@ -618,12 +745,17 @@ SolverResult IlpSolver::solve(const Program &program,
   for (size_t k = 0; k < incumbents.size(); ++k) {
     SolverResult &r = incumbents[k];
     r = reEvaluate(std::move(r.plan));
-    if (fits(r) && (bestIndex < 0 ||
-                    r.extraFlops < incumbents[bestIndex].extraFlops))
+    if (fits(r) &&
+        (bestIndex < 0 || r.extraFlops < incumbents[bestIndex].extraFlops))
       bestIndex = static_cast<int>(k);
   }
   auto finish = [&](SolverResult result) {
-    SolverResult out = evaluatePlan(program, std::move(result.plan), options);
+    // Zero-cost moves the MIP or an incumbent made for nothing go; the
+    // FLOPs do not change, so neither does the optimality claim.
+    SolverResult out = evaluatePlan(
+        program,
+        dropNeedlessRecomputes(program, std::move(result.plan), options),
+        options);
     out.optimal = result.optimal;
     out.gap = result.gap;
     out.note = result.note;
@@ -635,8 +767,7 @@ SolverResult IlpSolver::solve(const Program &program,
     best.gap = 0;
     return finish(std::move(best));
   }
-  uint64_t budget =
-      effective.budgetBytes ? *effective.budgetBytes : UINT64_MAX;
+  uint64_t budget = effective.budgetBytes ? *effective.budgetBytes : UINT64_MAX;
   double cutoff = bestIndex >= 0 ? double(best.extraFlops) : INFINITY;
 
   double lowerBound = -1;
@@ -687,7 +818,10 @@ SolverResult IlpSolver::solve(const Program &program,
     best.note = "ilp: no plan found that meets the budget";
     return finish(std::move(best));
   }
-  if (lowerBound >= 0) {
+  if (lowerBound >= 0 && !boundIsValid(program)) {
+    best.note = "ilp: the MIP does not model ops with several buffers or "
+                "outputs read later exactly; optimality not claimed";
+  } else if (lowerBound >= 0) {
     double flops = double(best.extraFlops);
     best.gap = flops <= 0 ? 0 : std::max(0.0, (flops - lowerBound) / flops);
     if (best.gap < 1e-6 || (relaxedOptimal && lowerBound >= flops - 0.5)) {

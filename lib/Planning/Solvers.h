@@ -44,6 +44,12 @@ Plan planFromRecomputeSet(const Program &program,
 Plan checkpointPlan(const Program &program, const std::vector<bool> &keep,
                     const SolverOptions &options);
 
+/// Drops the recomputations `plan` meets its budget without at no more
+/// FLOPs (Prune.cpp); recomputations a checkpoint policy asked for stay.
+/// Skipped on plans too large to try one by one.
+Plan dropNeedlessRecomputes(const Program &program, Plan plan,
+                            const SolverOptions &options);
+
 /// Builds the result reported for `plan`: the peak of the materialized
 /// program, the flops of every chain op and whether the budget holds.
 SolverResult evaluatePlan(const Program &program, Plan plan,

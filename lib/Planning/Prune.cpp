@@ -1,0 +1,110 @@
+//===- Prune.cpp - Dropping recomputations a plan does without ------------===//
+//
+// Solvers add recomputations one decision at a time, and a later decision
+// can make an earlier one needless; the chain DP and the MIP can also move
+// an op into the backward part where nothing is gained. Each recomputation
+// is tried without, costliest first, and dropped when the plan still meets
+// the budget at no more FLOPs. Under `min`, or a budget out of reach, the
+// peak reached is the budget (and may still go down).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Solvers.h"
+
+#include "remat/Planning/MemoryProfile.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <numeric>
+#include <optional>
+
+using namespace remat;
+
+namespace {
+
+/// One evaluation per recomputation: pruning runs only while
+/// (recomputations x ops) stays under this.
+constexpr size_t kMaxPruneWork = 2'000'000;
+
+struct Evaluation {
+  uint64_t peakBytes = 0;
+  uint64_t flops = 0;
+};
+
+} // namespace
+
+Plan remat::dropNeedlessRecomputes(const Program &program, Plan plan,
+                                   const SolverOptions &options) {
+  if (plan.recomputes.empty() ||
+      plan.recomputes.size() * program.ops.size() > kMaxPruneWork)
+    return plan;
+  std::vector<bool> notSaveable = notSaveableValues(program);
+  bool anyPolicy = llvm::is_contained(notSaveable, true);
+  // The peak and flops of `trial`, or nullopt when it keeps a not-saveable
+  // value into the backward part.
+  auto evaluate = [&](const Plan &trial) -> std::optional<Evaluation> {
+    MaterializeMap map;
+    Program planned = materialize(program, trial, map);
+    MemoryProfile profile = computeMemoryProfile(planned, options.countInputs);
+    if (anyPolicy && program.backwardBegin < program.ops.size()) {
+      OpId boundary = map.opIndex[program.backwardBegin];
+      for (ValueId v = 0; v < program.values.size(); ++v) {
+        OpId end = profile.ranges[planned.rootOf(v)].end;
+        if (notSaveable[v] && boundary != kNone && end != kNone &&
+            end >= boundary)
+          return std::nullopt;
+      }
+    }
+    Evaluation evaluation{profile.peakBytes, 0};
+    for (const OpInfo &op : planned.ops)
+      evaluation.flops += op.flops;
+    return evaluation;
+  };
+  std::optional<Evaluation> current = evaluate(plan);
+  if (!current)
+    return plan;
+  auto limitFor = [&](const Evaluation &e) {
+    return options.minimize || !options.budgetBytes
+               ? e.peakBytes
+               : std::max(e.peakBytes, *options.budgetBytes);
+  };
+  uint64_t limit = limitFor(*current);
+
+  std::vector<uint64_t> chainFlops;
+  for (const Recompute &recompute : plan.recomputes) {
+    uint64_t flops = 0;
+    for (OpId op : recompute.chain)
+      flops += program.ops[op].flops;
+    chainFlops.push_back(flops);
+  }
+  std::vector<size_t> order(plan.recomputes.size());
+  std::iota(order.begin(), order.end(), 0);
+  llvm::sort(order, [&](size_t a, size_t b) {
+    return chainFlops[a] != chainFlops[b] ? chainFlops[a] > chainFlops[b]
+                                          : a < b;
+  });
+  std::vector<bool> dropped(plan.recomputes.size(), false);
+  auto without = [&](size_t skip) {
+    Plan trial;
+    for (size_t k = 0; k < plan.recomputes.size(); ++k)
+      if (!dropped[k] && k != skip)
+        trial.recomputes.push_back(plan.recomputes[k]);
+    return trial;
+  };
+  for (size_t k : order) {
+    // What a checkpoint policy asked for stays.
+    OpId def = program.values[plan.recomputes[k].value].def;
+    if (program.ops[def].mustRecompute)
+      continue;
+    Plan trial = without(k);
+    if (!verifyPlan(program, trial).empty())
+      continue;
+    std::optional<Evaluation> next = evaluate(trial);
+    if (next && next->peakBytes <= limit && next->flops <= current->flops) {
+      dropped[k] = true;
+      current = next;
+      limit = std::min(limit, limitFor(*current));
+    }
+  }
+  return without(kNone);
+}
