@@ -312,6 +312,7 @@ def main():
         md.append("")
         md.append("![](extra-flops-%s.svg)" % name)
         md.append("")
+    md += targets_section(rows, scaling)
     if scaling:
         md += ["## Scaling (random layered DAGs, budget 0.5)", "",
                "| solver | ops | plan time | extra FLOPs | budget met |",
@@ -337,6 +338,82 @@ def main():
     with open(os.path.join(RESULTS, "solvers.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     print("wrote %s" % os.path.join(RESULTS, "solvers.md"), file=sys.stderr)
+
+
+def targets_section(rows, scaling):
+    """Where the issue's targets stand, computed from this run."""
+    def find(model, solver, budget):
+        return next((r for r in rows if r["model"] == model and
+                     r["solver"] == solver and r["budget"] == budget), None)
+
+    def extra(r):
+        return int(r["extra_flops"])
+
+    md = ["## Targets", ""]
+    # greedy never worse than xla or sqrt-n where both meet the budget.
+    worse, compared = [], 0
+    for name, _ in MODELS:
+        for b in BUDGETS:
+            g = find(name, "greedy", b)
+            for other in ("xla", "sqrt-n"):
+                o = find(name, other, b)
+                if not g or not o or o["feasible"] != "1":
+                    continue
+                compared += 1
+                if b == "min":
+                    # Lower peaks first, then fewer FLOPs.
+                    lose = (int(g["peak"]), extra(g)) > (int(o["peak"]),
+                                                         extra(o))
+                else:
+                    lose = g["feasible"] != "1" or extra(g) > extra(o)
+                if lose:
+                    worse.append("%s %s vs %s" % (name, b, other))
+    md.append("- greedy never worse than xla or sqrt-n (same budget, both "
+              "meeting it; at min, the lower peak wins, then fewer FLOPs): "
+              "%d comparisons, %s." % (
+                  compared, "met" if not worse else
+                  "greedy worse in " + ", ".join(worse)))
+    # ilp proofs and greedy within 5% of proven optima.
+    proofs = [r for r in rows if r["solver"] == "ilp" and r["optimal"] == "1"]
+    ilp_runs = [r for r in rows if r["solver"] == "ilp"]
+    md.append("- ilp proves optimality: %d of %d runs (%s)." % (
+        len(proofs), len(ilp_runs), ", ".join(
+            "%s %s in %.1f s" % (r["model"], r["budget"],
+                                 float(r["solve_ms"]) / 1000)
+            for r in proofs) or "none"))
+    within, outside = 0, []
+    for r in proofs:
+        g = find(r["model"], "greedy", r["budget"])
+        if not g:
+            continue
+        if extra(g) <= 1.05 * extra(r) and g["feasible"] == "1":
+            within += 1
+        else:
+            outside.append("%s %s (+%s vs +%s FLOPs)" % (
+                r["model"], r["budget"], g["extra_flops"], r["extra_flops"]))
+    md.append("- greedy within 5%% of a proven ilp optimum: %d of %d%s." % (
+        within, len(proofs), "" if not outside else
+        "; not in " + ", ".join(outside)))
+    # chain against ilp on the chain model.
+    chain_rows = [(find("mlp", "chain", b), find("mlp", "ilp", b))
+                  for b in BUDGETS]
+    chain_rows = [(c, i) for c, i in chain_rows if c and i]
+    better = sum(1 for c, i in chain_rows
+                 if c["feasible"] == "1" and extra(c) <= extra(i))
+    slowest = max((float(c["solve_ms"]) for c, _ in chain_rows), default=0)
+    md.append("- chain matches ilp on the chain (mlp): as good or better at "
+              "%d of %d budgets, at most %.1f ms per plan." % (
+                  better, len(chain_rows), slowest))
+    big = [r for r in scaling if r["solver"] == "greedy" and r["ops"]]
+    if big:
+        largest = max(big, key=lambda r: int(r["ops"]))
+        k = fit_exponent([(int(r["ops"]), float(r["solve_ms"]) / 1000.0)
+                          for r in big])
+        md.append("- greedy plans %s ops in %.2f s; fitted exponent %s." % (
+            largest["ops"], float(largest["solve_ms"]) / 1000,
+            "%.2f" % k if k is not None else "n/a"))
+    md.append("")
+    return md
 
 
 if __name__ == "__main__":

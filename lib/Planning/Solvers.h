@@ -21,7 +21,7 @@ std::unique_ptr<Solver> createSqrtNSolver();
 std::unique_ptr<Solver> createXlaSolver();
 /// The exact MIP solver (IlpSolver.cpp, COIN-OR CBC).
 std::unique_ptr<Solver> createIlpSolver();
-/// The dynamic program for chains (ChainSolver.cpp).
+/// The chain solver (ChainSolver.cpp; its dynamic program: ChainSchedule.cpp).
 std::unique_ptr<Solver> createChainSolver();
 
 /// Forward results of mustRecompute ops (and forward views of them) that the
