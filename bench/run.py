@@ -234,14 +234,18 @@ def main():
                     got = run_bench(args.remat_bench, graph_args, [solver],
                                     ["0.5"], args.scale_time_limit,
                                     timeout=args.scale_time_limit + 10)
-                except subprocess.TimeoutExpired:
+                except (subprocess.TimeoutExpired,
+                        subprocess.CalledProcessError) as error:
                     alive.discard(solver)
+                    why = ("timed out (> %g s)" % args.scale_time_limit
+                           if isinstance(error, subprocess.TimeoutExpired)
+                           else "failed (exit %d)" % error.returncode)
                     scaling.append({"solver": solver, "target": target,
                                     "ops": "", "solve_ms": "",
                                     "extra_flops_percent": "",
-                                    "feasible": "", "note": "timed out"})
-                    print("scaling %-15s %7d ops: timed out" % (
-                        solver, target), file=sys.stderr)
+                                    "feasible": "", "note": why})
+                    print("scaling %-15s %7d ops: %s" % (
+                        solver, target, why), file=sys.stderr)
                     continue
                 r = got[0]
                 r["target"] = target
@@ -315,17 +319,17 @@ def main():
     md += targets_section(rows, scaling)
     if scaling:
         md += ["## Scaling (random layered DAGs, budget 0.5)", "",
-               "| solver | ops | plan time | extra FLOPs | budget met |",
-               "|---|---|---|---|---|"]
+               "| solver | ops | plan time | extra FLOPs | budget met | note |",
+               "|---|---|---|---|---|---|"]
         for r in scaling:
             if not r["ops"]:
-                md.append("| %s | ~%d | > %g s (timed out) | | |" % (
-                    r["solver"], r["target"], args.scale_time_limit))
+                md.append("| %s | ~%d | | | | %s |" % (
+                    r["solver"], r["target"], r["note"]))
                 continue
-            md.append("| %s | %s | %.1f ms | +%.1f%% | %s |" % (
+            md.append("| %s | %s | %.1f ms | +%.1f%% | %s | %s |" % (
                 r["solver"], r["ops"], float(r["solve_ms"]),
                 float(r["extra_flops_percent"]),
-                "yes" if r["feasible"] == "1" else "no"))
+                "yes" if r["feasible"] == "1" else "no", r.get("note", "")))
         md += ["", "Fitted exponent k in plan time ~ ops^k (least squares on "
                "log-log, sizes that finished):", ""]
         for solver in SOLVERS:

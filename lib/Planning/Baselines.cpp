@@ -184,6 +184,9 @@ std::vector<ValueId> residuals(const Program &program,
   return result;
 }
 
+/// Largest number of chain ops checkpoint-all builds (see its solve).
+constexpr size_t kMaxCheckpointAllOps = 20'000'000;
+
 SolverResult noBoundary(const Program &program, const SolverOptions &options,
                         const std::string &name) {
   SolverResult result = evaluatePlan(program, Plan(), options);
@@ -208,7 +211,17 @@ public:
     Plan plan;
     std::vector<unsigned> mark(program.ops.size(), 0);
     unsigned stamp = 0;
+    // Chains back to the inputs make the plan quadratic in the graph; past
+    // this many chain ops in all it would not fit in memory.
+    size_t chainOps = 0;
     for (ValueId residual : residuals(program, options)) {
+      if (chainOps > kMaxCheckpointAllOps) {
+        SolverResult result = evaluatePlan(program, Plan(), options);
+        result.note = "checkpoint-all: the plan would re-execute more than " +
+                      std::to_string(kMaxCheckpointAllOps) +
+                      " ops; nothing recomputed";
+        return result;
+      }
       ++stamp;
       // Every recomputable ancestor, back to what must be kept.
       std::vector<OpId> chain = {program.values[residual].def};
@@ -225,13 +238,22 @@ public:
         }
       }
       llvm::sort(chain);
+      chainOps += chain.size();
       plan.recomputes.push_back(
           {residual, firstBackwardUse[residual], std::move(chain)});
     }
-    llvm::stable_sort(plan.recomputes,
-                      [](const Recompute &a, const Recompute &b) {
-                        return a.before < b.before;
-                      });
+    // Grouped by `before`, in residual order within a group.
+    std::vector<size_t> order(plan.recomputes.size());
+    for (size_t k = 0; k < order.size(); ++k)
+      order[k] = k;
+    llvm::sort(order, [&](size_t a, size_t b) {
+      return std::make_pair(plan.recomputes[a].before, a) <
+             std::make_pair(plan.recomputes[b].before, b);
+    });
+    Plan grouped;
+    for (size_t k : order)
+      grouped.recomputes.push_back(std::move(plan.recomputes[k]));
+    plan = std::move(grouped);
     return evaluatePlan(program, std::move(plan), options);
   }
 };

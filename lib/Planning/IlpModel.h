@@ -1,0 +1,98 @@
+//===- IlpModel.h - Minimum-FLOPs rematerialization as a MIP ----*- C++ -*-===//
+//
+// Private to lib/Planning: the MIP of IlpModel.cpp (its formulation is
+// described there), solved with COIN-OR CBC, whose solution becomes a Plan.
+// The ilp solver (IlpSolver.cpp) drives it; CBC itself stays behind
+// IlpModel.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_LIB_PLANNING_ILPMODEL_H
+#define REMAT_LIB_PLANNING_ILPMODEL_H
+
+#include "remat/Planning/Solver.h"
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace remat {
+
+/// The MIP for one program and one budget: relaxed (a lower bound on the
+/// extra FLOPs of every plan) or conservative (every solution fits).
+class IlpModel {
+public:
+  IlpModel(const Program &program, const SolverOptions &options,
+           uint64_t budget)
+      : program(program), options(options), budget(budget) {}
+
+  /// Builds the MIP; false if it is too large.
+  bool build(bool conservative);
+  /// Solves; fills the solution. Returns false when CBC found no solution.
+  bool solve(double cutoffFlops, double seconds);
+  Plan extractPlan() const;
+
+  /// Whether the MIP is a relaxation of every plan of `program`, so that its
+  /// bound is a bound.
+  static bool boundIsValid(const Program &program);
+
+  bool provenOptimal = false;
+  bool provenInfeasible = false;
+  double bound = 0;
+  size_t numVariables() const { return lower.size(); }
+
+private:
+  struct Triplet {
+    int row;
+    int col;
+    double value;
+  };
+
+  int addVar(double cost, double lo, double hi) {
+    objective.push_back(cost);
+    lower.push_back(lo);
+    upper.push_back(hi);
+    return static_cast<int>(lower.size()) - 1;
+  }
+  int addRow(double lo, double hi) {
+    rowLower.push_back(lo);
+    rowUpper.push_back(hi);
+    return static_cast<int>(rowLower.size()) - 1;
+  }
+  int rVar(OpId t, OpId i) const {
+    auto it = rIndex.find({t, i});
+    return it == rIndex.end() ? -1 : it->second;
+  }
+  int sVar(OpId t, OpId i) const {
+    auto it = sIndex.find({t, i});
+    return it == sIndex.end() ? -1 : it->second;
+  }
+  /// C[t][i], or -1 where it is the constant 1.
+  int cVar(OpId t, OpId i) const {
+    return t - i < cIndex[i].size() ? cIndex[i][t - i] : -1;
+  }
+  void addFirstComputations(const std::vector<OpId> &lastStage);
+
+  const Program &program;
+  const SolverOptions &options;
+  uint64_t budget;
+  double flopScale = 1;
+
+  std::vector<uint64_t> bytes;
+  std::vector<std::vector<OpId>> deps;
+  std::map<std::pair<OpId, OpId>, int> rIndex, sIndex;
+  std::vector<int> kIndex;
+  /// cIndex[i][t - i]: C[t][i], op i has run in some stage <= t (the first
+  /// entry is K[i]); absent entries are the constant 1.
+  std::vector<std::vector<int>> cIndex;
+  std::vector<int> continuous;
+  double objectiveOffset = 0;
+  std::vector<double> objective, lower, upper, rowLower, rowUpper;
+  std::vector<Triplet> triplets;
+  std::vector<double> solution;
+};
+
+} // namespace remat
+
+#endif // REMAT_LIB_PLANNING_ILPMODEL_H
