@@ -23,6 +23,7 @@ void remat::buildRematPipeline(OpPassManager &pm,
   plan.countInputs = options.countInputs;
   plan.minRematBytes = options.minRematBytes;
   plan.bestEffort = options.bestEffort;
+  plan.timeLimit = options.timeLimit;
   plan.reportPath = options.report;
   plan.timelinePath = options.timeline;
   plan.summary = options.summary;
@@ -58,6 +59,10 @@ struct RematPipelineCLOptions
       *this, "best-effort",
       llvm::cl::desc("Warn instead of failing on an infeasible budget"),
       llvm::cl::init(false)};
+  Option<double> timeLimit{
+      *this, "time-limit",
+      llvm::cl::desc("Seconds a searching solver (ilp) may take per graph"),
+      llvm::cl::init(60)};
   Option<bool> schedule{
       *this, "schedule",
       llvm::cl::desc("Reorder for memory before planning (remat-schedule)"),
@@ -80,6 +85,7 @@ struct RematPipelineCLOptions
     options.countInputs = countInputs;
     options.minRematBytes = minRematBytes;
     options.bestEffort = bestEffort;
+    options.timeLimit = timeLimit;
     options.schedule = schedule;
     options.report = report;
     options.timeline = timeline;

@@ -61,6 +61,10 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     if (!createSolver(solver))
       return mlir::emitError(module.getLoc(), "unknown solver '")
              << solver << "'; available: " << availableSolvers();
+    if (!(timeLimit > 0))
+      return mlir::emitError(module.getLoc(), "time-limit must be a positive "
+                                              "number of seconds, not ")
+             << timeLimit;
     if (!policy.empty()) {
       graphPolicy = symbolizeSavePolicy(policy);
       if (!graphPolicy)
@@ -161,6 +165,7 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     SolverOptions options;
     options.countInputs = countInputs;
     options.minRematBytes = minRematBytes;
+    options.timeLimitSeconds = timeLimit;
     if (outcome->budget) {
       options.budgetBytes = outcome->budget->resolve(outcome->before.peakBytes);
       options.minimize = !options.budgetBytes.has_value();

@@ -71,6 +71,12 @@ json::Object remat::reportGraph(const PlanOutcome &outcome) {
   g["feasible"] = outcome.result.feasible;
   g["solver"] = outcome.solver;
   g["solve_ms"] = outcome.solveMs;
+  // What an exact solver proved: `optimal`, and the relative gap to its
+  // lower bound (null when unknown); the solver's note, if any.
+  g["optimal"] = outcome.result.optimal;
+  g["gap"] = outcome.result.gap >= 0 ? json::Value(outcome.result.gap)
+                                     : json::Value(nullptr);
+  g["solver_note"] = outcome.result.note;
   g["ops"] = static_cast<int64_t>(program.ops.size());
   g["base_flops"] = static_cast<int64_t>(outcome.baseFlops);
   g["extra_flops"] = static_cast<int64_t>(outcome.result.extraFlops);

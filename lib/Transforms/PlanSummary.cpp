@@ -33,8 +33,15 @@ void remat::printSummary(llvm::raw_ostream &os, const PlanOutcome &outcome) {
     os << "none (policies only)";
   os << "\n  cost     +" << outcome.result.extraFlops << " FLOPs"
      << llvm::format(" (+%.1f%%)", extraPercent) << ", solver "
-     << outcome.solver << llvm::format(", planned in %.1f ms", outcome.solveMs)
-     << "\n";
+     << outcome.solver << llvm::format(", planned in %.1f ms", outcome.solveMs);
+  if (outcome.result.optimal)
+    os << ", proven optimal";
+  else if (outcome.result.gap >= 0)
+    os << llvm::format(", gap %.1f%% to its lower bound",
+                       100.0 * outcome.result.gap);
+  os << "\n";
+  if (!outcome.result.note.empty())
+    os << "  note     " << outcome.result.note << "\n";
 
   // Each recomputed value once, with how often it is recomputed.
   llvm::DenseMap<ValueId, unsigned> times;

@@ -7,6 +7,7 @@
 // RUN: not remat-opt %s --remat-plan="policy=save_all" 2>&1 | FileCheck %s --check-prefix=POLICY
 // RUN: not remat-opt %s --remat-plan="policy=save_only_these_names" 2>&1 | FileCheck %s --check-prefix=NONAMES
 // RUN: not remat-opt %s --remat-plan="names=a,b" 2>&1 | FileCheck %s --check-prefix=STRAYNAMES
+// RUN: not remat-opt %s --remat-plan="solver=ilp time-limit=0" 2>&1 | FileCheck %s --check-prefix=TIME
 // RUN: rm -f %t.json && not remat-opt %s --remat-plan="budget=lots report=%t.json" 2>&1 && not test -e %t.json
 
 // BUDGET: error: invalid budget option 'lots': malformed budget 'lots'
@@ -15,6 +16,7 @@
 // SOLVER: error: unknown solver 'magic'; available: greedy,ilp,chain,checkpoint-all,sqrt-n,xla,none
 // POLICY: error: unknown policy 'save_all'
 // NONAMES: error: policy 'save_only_these_names' needs names=... (remat.name tags)
+// TIME: error: time-limit must be a positive number of seconds, not 0
 // STRAYNAMES: error: names=... only applies with policy=save_only_these_names or policy=save_any_names_but_these
 
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {

@@ -2,6 +2,8 @@
 // RUN: FileCheck %s --input-file=%t.json
 // RUN: FileCheck %s --input-file=%t.svg --check-prefix=SVG
 // RUN: remat-opt %s --remat-pipeline="budget=56KiB" --remarks-filter=remat -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: remat-opt %s --remat-pipeline="budget=56KiB solver=ilp time-limit=20 report=%t.ilp.json summary" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ILP-SUMMARY
+// RUN: FileCheck %s --input-file=%t.ilp.json --check-prefix=ILP
 
 // CHECK:      "graphs": [
 // CHECK:        "base_flops": 28736,
@@ -9,8 +11,11 @@
 // CHECK-NEXT:   "budget_bytes": 57344,
 // CHECK:        "extra_flops": 4096,
 // CHECK:        "feasible": true,
+// CHECK-NEXT:   "gap": null,
 // CHECK:        "kept": [
 // CHECK:        "name": "broadcast_concat",
+// CHECK-NEXT:   "ops": 9,
+// CHECK-NEXT:   "optimal": false,
 // CHECK:        "peak": {
 // CHECK-NEXT:     "bytes": 49152,
 // CHECK:          "live": [
@@ -29,7 +34,15 @@
 // CHECK-NEXT:       "times": 1,
 // CHECK-NEXT:       "value": "%1"
 // CHECK:        "solve_ms":
-// CHECK:        "solver": "greedy"
+// CHECK:        "solver": "greedy",
+// CHECK-NEXT:   "solver_note": ""
+
+// The ILP proves this plan optimal (one tile recomputed, 4096 FLOPs).
+// ILP-SUMMARY: cost     +4096 FLOPs (+14.3%), solver ilp, planned in {{.*}} ms, proven optimal
+// ILP:          "extra_flops": 4096,
+// ILP:          "gap": 0,
+// ILP:          "optimal": true,
+// ILP:          "solver": "ilp",
 
 // SVG: <svg xmlns='http://www.w3.org/2000/svg'
 // SVG: @broadcast_concat: peak 64.0 KiB → 48.0 KiB (budget 56.0 KiB)

@@ -28,6 +28,7 @@ struct RematPipelineOptions {
   bool countInputs = false;
   uint64_t minRematBytes = 0;
   bool bestEffort = false;
+  double timeLimit = 60;
   bool schedule = true;
   std::string report;
   std::string timeline;

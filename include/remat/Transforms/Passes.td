@@ -129,6 +129,9 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
            "Never recompute values smaller than this many bytes">,
     Option<"bestEffort", "best-effort", "bool", /*default=*/"false",
            "Warn instead of failing when the budget cannot be met">,
+    Option<"timeLimit", "time-limit", "double", /*default=*/"60",
+           "Seconds a searching solver (ilp) may take per graph; it "
+           "returns its best plan when the time runs out">,
     Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
            "Write a JSON report of every decision to this file">,
     Option<"timelinePath", "timeline", "std::string", /*default=*/"\"\"",
