@@ -30,6 +30,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <tuple>
@@ -46,6 +47,22 @@ constexpr unsigned kMaxChainOps = 16;
 /// exactly the step-wise search; more per sweep is faster but judges later
 /// picks on stale estimates (bench/results/solvers.md has the effect).
 constexpr size_t kOpsPerSweepPick = 128;
+/// Largest program the solver plans three times, with different weights on
+/// bytes (see GreedySolver::solve). Larger ones get one run, so that plan
+/// time stays near-linear.
+constexpr size_t kMaxMultiStartOps = 512;
+
+/// Within the budget first; then (for `min`, or when neither fits) the
+/// smaller peak; then fewer flops.
+bool isBetterResult(const SolverResult &a, const SolverResult &b,
+                    const SolverOptions &options) {
+  if (a.feasible != b.feasible)
+    return a.feasible;
+  bool peakFirst = options.minimize || !a.feasible;
+  if (peakFirst && a.peakBytes != b.peakBytes)
+    return a.peakBytes < b.peakBytes;
+  return a.extraFlops < b.extraFlops;
+}
 
 /// A plan applied to the program the solver works on.
 struct Snapshot {
@@ -84,20 +101,15 @@ struct Candidate {
   /// `bytes` minus the buffers the chain keeps alive through the peak.
   uint64_t benefit = 0;
   uint64_t flops = 0;
+  /// GreedyPlanner::scoreOf(benefit, flops).
+  double score = 0;
 };
 
-/// Bytes saved per flop.
-double scoreOf(uint64_t benefit, uint64_t flops) {
-  return static_cast<double>(benefit) / (1.0 + flops);
-}
-
-/// Better candidates first: bytes saved per flop, then bytes, then program
-/// order, so that the search is deterministic.
+/// Better candidates first: score, then bytes, then program order, so that
+/// the search is deterministic.
 bool isBetter(const Candidate &a, const Candidate &b) {
-  double scoreA = scoreOf(a.benefit, a.flops);
-  double scoreB = scoreOf(b.benefit, b.flops);
-  if (scoreA != scoreB)
-    return scoreA > scoreB;
+  if (a.score != b.score)
+    return a.score > b.score;
   if (a.bytes != b.bytes)
     return a.bytes > b.bytes;
   if (a.recompute.chain.back() != b.recompute.chain.back())
@@ -141,12 +153,21 @@ private:
 
 class GreedyPlanner {
 public:
-  GreedyPlanner(const Program &program, const SolverOptions &options);
+  /// Candidates are ranked by benefit^bytesExponent per flop.
+  GreedyPlanner(const Program &program, const SolverOptions &options,
+                double bytesExponent);
 
   Plan run() const;
 
 private:
   friend class CandidateQueue;
+
+  /// Bytes saved per flop, with bytes weighted by bytesExponent (> 1
+  /// prefers large buffers at a higher price).
+  double scoreOf(uint64_t benefit, uint64_t flops) const {
+    return std::pow(static_cast<double>(benefit), bytesExponent) /
+           (1.0 + flops);
+  }
 
   bool canRecompute(OpId op) const {
     return base.ops[op].recomputable && !base.ops[op].mustKeep;
@@ -175,14 +196,16 @@ private:
   /// materialized programs are ids of `base`.
   Program base;
   const SolverOptions &options;
+  double bytesExponent;
   /// Forward results of mustRecompute ops, and forward views of them, which
   /// must not stay live into the backward part.
   std::vector<bool> notSaveable;
 };
 
 GreedyPlanner::GreedyPlanner(const Program &program,
-                             const SolverOptions &options)
-    : base(program), options(options) {
+                             const SolverOptions &options,
+                             double bytesExponent)
+    : base(program), options(options), bytesExponent(bytesExponent) {
   for (OpId op = 0; op < base.ops.size(); ++op)
     base.ops[op].origin = op;
   for (ValueId v = 0; v < base.values.size(); ++v)
@@ -388,6 +411,7 @@ bool GreedyPlanner::buildCandidate(const Option &option,
   candidate.bytes = info.bytes;
   candidate.benefit = info.bytes - chain.extendedBytes;
   candidate.flops = chain.flops;
+  candidate.score = scoreOf(candidate.benefit, candidate.flops);
   return true;
 }
 
@@ -571,9 +595,7 @@ bool CandidateQueue::next(Candidate &candidate) {
   // An option whose bound ties the best score may still win on the
   // tie-breakers: build it too.
   while (!options.empty() &&
-         (built.empty() || options.front().bound >=
-                               scoreOf(built.front().benefit,
-                                       built.front().flops))) {
+         (built.empty() || options.front().bound >= built.front().score)) {
     std::pop_heap(options.begin(), options.end(), boundsLess);
     Candidate fresh;
     if (planner.buildCandidate(options.back(), snapshot, fresh)) {
@@ -686,8 +708,23 @@ public:
   std::string name() const override { return "greedy"; }
   SolverResult solve(const Program &program,
                      const SolverOptions &options) override {
-    return evaluatePlan(program, GreedyPlanner(program, options).run(),
-                        options);
+    // Bytes per flop is the rule. Weighting bytes less (cheap first) or more
+    // (large first) finds better plans on some graphs; on small graphs all
+    // three runs cost little and the best plan wins.
+    SolverResult best =
+        evaluatePlan(program, GreedyPlanner(program, options, 1).run(),
+                     options);
+    if (program.ops.size() > kMaxMultiStartOps ||
+        (!options.minimize && options.budgetBytes && best.extraFlops == 0))
+      return best;
+    for (double bytesExponent : {0.5, 2.0}) {
+      SolverResult other = evaluatePlan(
+          program, GreedyPlanner(program, options, bytesExponent).run(),
+          options);
+      if (isBetterResult(other, best, options))
+        best = std::move(other);
+    }
+    return best;
   }
 };
 
