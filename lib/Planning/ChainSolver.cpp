@@ -87,26 +87,15 @@ public:
     consider(std::move(result));
   }
   void consider(SolverResult result) {
-    if (haveBest && !better(result, best))
+    if (haveBest && !isBetterResult(result, best, options))
       return;
     best = std::move(result);
     haveBest = true;
   }
   const SolverResult &get() const { return best; }
-  bool bestFits() const { return haveBest && fits(best); }
+  bool bestFits() const { return haveBest && best.feasible; }
 
 private:
-  bool fits(const SolverResult &r) const {
-    return !options.budgetBytes || options.minimize ||
-           r.peakBytes <= *options.budgetBytes;
-  }
-  bool better(const SolverResult &a, const SolverResult &b) const {
-    if (fits(a) != fits(b))
-      return fits(a);
-    if ((options.minimize || !fits(a)) && a.peakBytes != b.peakBytes)
-      return a.peakBytes < b.peakBytes;
-    return a.extraFlops < b.extraFlops;
-  }
 
   const Program &program;
   const SolverOptions &options;

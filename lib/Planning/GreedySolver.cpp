@@ -52,18 +52,6 @@ constexpr size_t kOpsPerSweepPick = 128;
 /// time stays near-linear.
 constexpr size_t kMaxMultiStartOps = 512;
 
-/// Within the budget first; then (for `min`, or when neither fits) the
-/// smaller peak; then fewer flops.
-bool isBetterResult(const SolverResult &a, const SolverResult &b,
-                    const SolverOptions &options) {
-  if (a.feasible != b.feasible)
-    return a.feasible;
-  bool peakFirst = options.minimize || !a.feasible;
-  if (peakFirst && a.peakBytes != b.peakBytes)
-    return a.peakBytes < b.peakBytes;
-  return a.extraFlops < b.extraFlops;
-}
-
 /// A plan applied to the program the solver works on.
 struct Snapshot {
   Program program;

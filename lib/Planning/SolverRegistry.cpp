@@ -65,6 +65,15 @@ SolverResult remat::evaluatePlan(const Program &program, Plan plan,
   return result;
 }
 
+bool remat::isBetterResult(const SolverResult &a, const SolverResult &b,
+                           const SolverOptions &options) {
+  if (a.feasible != b.feasible)
+    return a.feasible;
+  if ((options.minimize || !a.feasible) && a.peakBytes != b.peakBytes)
+    return a.peakBytes < b.peakBytes;
+  return a.extraFlops < b.extraFlops;
+}
+
 std::unique_ptr<Solver> remat::createSolver(const std::string &name) {
   for (const SolverEntry &entry : kSolvers)
     if (name == entry.name)

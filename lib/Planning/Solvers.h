@@ -50,6 +50,12 @@ Plan checkpointPlan(const Program &program, const std::vector<bool> &keep,
 Plan dropNeedlessRecomputes(const Program &program, Plan plan,
                             const SolverOptions &options);
 
+/// Whether `a` beats `b` as an answer to `options`: meeting the budget
+/// first; then (for `min`, or when neither meets it) the smaller peak; then
+/// fewer extra FLOPs.
+bool isBetterResult(const SolverResult &a, const SolverResult &b,
+                    const SolverOptions &options);
+
 /// Builds the result reported for `plan`: the peak of the materialized
 /// program, the flops of every chain op and whether the budget holds.
 SolverResult evaluatePlan(const Program &program, Plan plan,
