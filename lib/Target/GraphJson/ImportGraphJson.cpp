@@ -2,6 +2,8 @@
 
 #include "remat/Target/GraphJson/ImportGraphJson.h"
 
+#include "JsonLocations.h"
+
 #include "remat/Dialect/Remat/RematDialect.h"
 #include "remat/Dialect/Remat/RematOps.h"
 
@@ -9,7 +11,6 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/JSON.h"
@@ -25,11 +26,20 @@ using namespace remat;
 
 namespace {
 
+/// Largest double below 2^63: counts must fit an i64 attribute.
+constexpr double kMaxCount = 9.2e18;
+
 struct Node {
   std::string key;
   std::string name;
+  /// `cost_cpu` (an integer) or `duration` (any non-negative number), before
+  /// the graph-wide duration scale is applied.
+  uint64_t cost = 0;
+  double duration = 0;
+  bool hasDuration = false;
   uint64_t flops = 0;
   uint64_t bytes = 0;
+  uint64_t paramBytes = 0;
   bool backward = false;
   std::vector<unsigned> preds;
   unsigned numSuccs = 0;
@@ -51,131 +61,268 @@ std::string idText(const llvm::json::Value &value) {
   return text;
 }
 
+std::string indexed(StringRef array, unsigned i) {
+  return (array + "[" + Twine(i) + "]").str();
+}
+
+/// The field a node takes a quantity from: the Checkmate name, or the name
+/// the random layered graphs of Gagrani et al. use.
+const llvm::json::Value *either(const llvm::json::Object &object,
+                                StringRef first, StringRef second,
+                                StringRef &used) {
+  used = first;
+  if (const llvm::json::Value *value = object.get(first))
+    return value;
+  used = second;
+  return object.get(second);
+}
+
 class GraphImporter {
 public:
-  GraphImporter(StringRef fileName, MLIRContext *context)
-      : context(context), fileName(fileName) {}
+  GraphImporter(StringRef text, StringRef fileName, MLIRContext *context)
+      : context(context), text(text), fileName(fileName) {}
 
-  OwningOpRef<ModuleOp> run(StringRef text, StringRef graphName);
+  OwningOpRef<ModuleOp> run(StringRef graphName);
 
 private:
-  InFlightDiagnostic error(unsigned line = 1, unsigned column = 1) {
-    return emitError(FileLineColLoc::get(context, fileName, line, column));
+  /// Where the value at `path` starts (the file's start before the text
+  /// is known to be valid JSON).
+  Location locationOf(StringRef path) {
+    auto [line, column] =
+        locations ? locations->find(path) : std::make_pair(1u, 1u);
+    return FileLineColLoc::get(context, fileName, line, column);
   }
+  InFlightDiagnostic error(StringRef path) {
+    return emitError(locationOf(path));
+  }
+  void parseError(llvm::Error error);
   bool readNodes(const llvm::json::Array &nodes);
-  bool readLinks(const llvm::json::Array &links);
-  std::optional<uint64_t> readCount(const llvm::json::Object &node,
-                                    StringRef field, unsigned index);
+  bool readNode(const llvm::json::Object &node, unsigned i);
+  std::optional<uint64_t> readCount(const llvm::json::Value &value,
+                                    StringRef path, StringRef field);
+  bool scaleDurations();
+  bool readLinks(const llvm::json::Array &links, StringRef array);
+  std::optional<std::vector<unsigned>> readOrder(const llvm::json::Array &ids);
+  std::optional<std::vector<unsigned>> topologicalOrder();
+  OwningOpRef<ModuleOp> emit(ArrayRef<unsigned> order, StringRef graphName);
 
   MLIRContext *context;
+  StringRef text;
   std::string fileName;
+  /// Scanned once the text parsed: the scanner assumes valid JSON.
+  std::optional<JsonLocations> locations;
   std::vector<Node> nodes;
   llvm::StringMap<unsigned> index;
 };
 
-std::optional<uint64_t> GraphImporter::readCount(const llvm::json::Object &node,
-                                                 StringRef field,
-                                                 unsigned i) {
-  const llvm::json::Value *value = node.get(field);
-  if (!value) {
-    error() << "nodes[" << i << "]: missing \"" << field << "\"";
-    return std::nullopt;
+void GraphImporter::parseError(llvm::Error err) {
+  // The message reads "[line:column, byte=N]: what".
+  std::string message = llvm::toString(std::move(err));
+  unsigned line = 1, column = 1;
+  StringRef rest = message;
+  if (rest.consume_front("[")) {
+    StringRef lineText = rest.take_until([](char c) { return c == ':'; });
+    rest = rest.drop_front(lineText.size() + 1);
+    StringRef columnText = rest.take_until([](char c) { return c == ','; });
+    lineText.getAsInteger(10, line);
+    columnText.getAsInteger(10, column);
+    size_t colon = message.find("]: ");
+    if (colon != std::string::npos)
+      message = message.substr(colon + 3);
   }
-  if (auto n = value->getAsInteger(); n && *n >= 0)
+  emitError(FileLineColLoc::get(context, fileName, line, column))
+      << "malformed JSON: " << message;
+}
+
+std::optional<uint64_t> GraphImporter::readCount(const llvm::json::Value &value,
+                                                 StringRef path,
+                                                 StringRef field) {
+  if (auto n = value.getAsInteger(); n && *n >= 0)
     return static_cast<uint64_t>(*n);
-  if (auto d = value->getAsNumber(); d && *d >= 0 && *d == std::floor(*d) &&
-                                     *d < 9.2e18)
+  if (auto d = value.getAsNumber();
+      d && *d >= 0 && *d == std::floor(*d) && *d < kMaxCount)
     return static_cast<uint64_t>(*d);
-  error() << "nodes[" << i << "]: \"" << field
-          << "\" must be a non-negative integer, got " << idText(*value);
+  error(path) << path.take_until([](char c) { return c == '.'; }) << ": \""
+              << field << "\" must be a non-negative integer, got "
+              << idText(value);
   return std::nullopt;
+}
+
+bool GraphImporter::readNode(const llvm::json::Object &node, unsigned i) {
+  std::string path = indexed("nodes", i);
+  // Checkmate names a node by "id" and labels it by "name"; the layered
+  // graphs have only "name", which is then the id.
+  const llvm::json::Value *id = node.get("id");
+  const llvm::json::Value *name = node.get("name");
+  StringRef idField = id ? "id" : "name";
+  if (!id)
+    id = name;
+  if (!id) {
+    error(path) << path << ": missing \"id\" (or \"name\")";
+    return false;
+  }
+  std::optional<std::string> key = idKey(*id);
+  if (!key) {
+    error(path + "." + idField.str())
+        << path << ": \"" << idField << "\" must be an integer or a string";
+    return false;
+  }
+  Node n;
+  n.key = *key;
+  if (name && name != id) {
+    auto s = name->getAsString();
+    if (!s) {
+      error(path + ".name") << path << ": \"name\" must be a string";
+      return false;
+    }
+    n.name = s->str();
+  } else {
+    auto s = id->getAsString();
+    n.name = s ? s->str() : idText(*id);
+  }
+
+  StringRef field;
+  const llvm::json::Value *bytes = either(node, "cost_ram", "out_cost", field);
+  if (!bytes) {
+    error(path) << path << ": missing \"cost_ram\" (or \"out_cost\")";
+    return false;
+  }
+  std::optional<uint64_t> count =
+      readCount(*bytes, path + "." + field.str(), field);
+  if (!count)
+    return false;
+  n.bytes = *count;
+
+  const llvm::json::Value *cost = either(node, "cost_cpu", "duration", field);
+  if (!cost) {
+    error(path) << path << ": missing \"cost_cpu\" (or \"duration\")";
+    return false;
+  }
+  if (field == "duration") {
+    // Durations are times: they may be fractional (scaleDurations).
+    std::optional<double> d = cost->getAsNumber();
+    if (!d || !(*d >= 0) || *d >= kMaxCount) {
+      error(path + ".duration")
+          << path << ": \"duration\" must be a non-negative number, got "
+          << idText(*cost);
+      return false;
+    }
+    n.duration = *d;
+    n.hasDuration = true;
+  } else {
+    count = readCount(*cost, path + ".cost_cpu", "cost_cpu");
+    if (!count)
+      return false;
+    if (*count > uint64_t(INT64_MAX)) {
+      error(path + ".cost_cpu") << path << ": \"cost_cpu\" is too large";
+      return false;
+    }
+    n.cost = *count;
+  }
+
+  if (const llvm::json::Value *params = node.get("param_cost")) {
+    count = readCount(*params, path + ".param_cost", "param_cost");
+    if (!count)
+      return false;
+    n.paramBytes = *count;
+  }
+  if (const llvm::json::Value *backward = node.get("backward")) {
+    auto b = backward->getAsBoolean();
+    if (!b) {
+      error(path + ".backward")
+          << path << ": \"backward\" must be true or false";
+      return false;
+    }
+    n.backward = *b;
+  }
+  if (!index.try_emplace(n.key, nodes.size()).second) {
+    error(path + "." + idField.str())
+        << path << ": duplicate id " << idText(*id);
+    return false;
+  }
+  nodes.push_back(std::move(n));
+  return true;
 }
 
 bool GraphImporter::readNodes(const llvm::json::Array &array) {
   for (unsigned i = 0; i < array.size(); ++i) {
     const llvm::json::Object *node = array[i].getAsObject();
     if (!node) {
-      error() << "nodes[" << i << "]: expected an object";
+      error(indexed("nodes", i)) << indexed("nodes", i)
+                                 << ": expected an object";
       return false;
     }
-    const llvm::json::Value *id = node->get("id");
-    if (!id) {
-      error() << "nodes[" << i << "]: missing \"id\"";
+    if (!readNode(*node, i))
+      return false;
+  }
+  return scaleDurations();
+}
+
+/// `flops` are integers; durations need not be. All costs of the graph are
+/// multiplied by the least power of ten (at most 10^6) that makes every
+/// duration whole, so ratios between costs, and therefore the relative extra
+/// cost of a plan, are kept; past six decimals durations are rounded.
+bool GraphImporter::scaleDurations() {
+  uint64_t scale = 1;
+  auto whole = [](double value) {
+    return std::abs(value - std::round(value)) <=
+           1e-9 * std::max(1.0, std::abs(value));
+  };
+  for (; scale < 1000000; scale *= 10)
+    if (llvm::all_of(nodes, [&](const Node &n) {
+          return !n.hasDuration || whole(n.duration * double(scale));
+        }))
+      break;
+  for (unsigned i = 0; i < nodes.size(); ++i) {
+    Node &n = nodes[i];
+    double flops = n.hasDuration ? std::round(n.duration * double(scale))
+                                 : double(n.cost) * double(scale);
+    if (flops >= kMaxCount) {
+      error(indexed("nodes", i))
+          << indexed("nodes", i) << ": cost " << flops
+          << " is too large (after scaling every cost by " << scale
+          << " to make durations whole)";
       return false;
     }
-    std::optional<std::string> key = idKey(*id);
-    if (!key) {
-      error() << "nodes[" << i << "]: \"id\" must be an integer or a string";
-      return false;
-    }
-    Node n;
-    n.key = *key;
-    if (const llvm::json::Value *name = node->get("name")) {
-      auto s = name->getAsString();
-      if (!s) {
-        error() << "nodes[" << i << "]: \"name\" must be a string";
-        return false;
-      }
-      n.name = s->str();
-    } else {
-      auto s = id->getAsString();
-      n.name = s ? s->str() : idText(*id);
-    }
-    std::optional<uint64_t> flops = readCount(*node, "cost_cpu", i);
-    if (!flops)
-      return false;
-    std::optional<uint64_t> bytes = readCount(*node, "cost_ram", i);
-    if (!bytes)
-      return false;
-    if (*flops > uint64_t(INT64_MAX)) {
-      error() << "nodes[" << i << "]: \"cost_cpu\" is too large";
-      return false;
-    }
-    n.flops = *flops;
-    n.bytes = *bytes;
-    if (const llvm::json::Value *backward = node->get("backward")) {
-      auto b = backward->getAsBoolean();
-      if (!b) {
-        error() << "nodes[" << i << "]: \"backward\" must be true or false";
-        return false;
-      }
-      n.backward = *b;
-    }
-    if (!index.try_emplace(n.key, nodes.size()).second) {
-      error() << "nodes[" << i << "]: duplicate id " << idText(*id);
-      return false;
-    }
-    nodes.push_back(std::move(n));
+    n.flops = n.hasDuration ? static_cast<uint64_t>(flops) : n.cost * scale;
   }
   return true;
 }
 
-bool GraphImporter::readLinks(const llvm::json::Array &array) {
+bool GraphImporter::readLinks(const llvm::json::Array &array,
+                              StringRef arrayName) {
   for (unsigned i = 0; i < array.size(); ++i) {
+    std::string path = indexed(arrayName, i);
     const llvm::json::Object *link = array[i].getAsObject();
     if (!link) {
-      error() << "links[" << i << "]: expected an object";
+      error(path) << path << ": expected an object";
       return false;
     }
     unsigned ends[2];
-    const char *fields[2] = {"source", "target"};
+    // networkx names the ends "source" and "target"; the layered graphs
+    // were written with attrs {"source": "0", "target": "1"}.
+    const char *fields[2][2] = {{"source", "0"}, {"target", "1"}};
     for (int e = 0; e < 2; ++e) {
-      const llvm::json::Value *value = link->get(fields[e]);
+      StringRef field;
+      const llvm::json::Value *value =
+          either(*link, fields[e][0], fields[e][1], field);
       if (!value) {
-        error() << "links[" << i << "]: missing \"" << fields[e] << "\"";
+        error(path) << path << ": missing \"" << fields[e][0] << "\" (or \""
+                    << fields[e][1] << "\")";
         return false;
       }
       std::optional<std::string> key = idKey(*value);
       auto it = key ? index.find(*key) : index.end();
       if (it == index.end()) {
-        error() << "links[" << i << "]: unknown node id " << idText(*value);
+        error(path + "." + field.str())
+            << path << ": unknown node id " << idText(*value);
         return false;
       }
       ends[e] = it->second;
     }
     if (ends[0] == ends[1]) {
-      error() << "links[" << i << "]: node " << nodes[ends[0]].name
-              << " depends on itself (cycle)";
+      error(path) << path << ": node " << nodes[ends[0]].name
+                  << " depends on itself (cycle)";
       return false;
     }
     // A repeated link is one dependence.
@@ -187,63 +334,55 @@ bool GraphImporter::readLinks(const llvm::json::Array &array) {
   return true;
 }
 
-OwningOpRef<ModuleOp> GraphImporter::run(StringRef text, StringRef graphName) {
-  context->loadDialect<RematDialect>();
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
-  if (!parsed) {
-    // The message reads "[line:column, byte=N]: what".
-    std::string message = llvm::toString(parsed.takeError());
-    unsigned line = 1, column = 1;
-    StringRef rest = message;
-    if (rest.consume_front("[")) {
-      StringRef lineText = rest.take_until([](char c) { return c == ':'; });
-      rest = rest.drop_front(lineText.size() + 1);
-      StringRef columnText = rest.take_until([](char c) { return c == ','; });
-      lineText.getAsInteger(10, line);
-      columnText.getAsInteger(10, column);
-      size_t colon = message.find("]: ");
-      if (colon != std::string::npos)
-        message = message.substr(colon + 3);
+/// The program order a file gives in `graph.order`: every node exactly once,
+/// operands first, forward nodes before backward ones.
+std::optional<std::vector<unsigned>>
+GraphImporter::readOrder(const llvm::json::Array &ids) {
+  std::vector<unsigned> order;
+  std::vector<unsigned> position(nodes.size(), ~0u);
+  int lastBackward = -1;
+  for (unsigned k = 0; k < ids.size(); ++k) {
+    std::string path = indexed("graph.order", k);
+    std::optional<std::string> key = idKey(ids[k]);
+    auto it = key ? index.find(*key) : index.end();
+    if (it == index.end()) {
+      error(path) << path << ": unknown node id " << idText(ids[k]);
+      return std::nullopt;
     }
-    error(line, column) << "malformed JSON: " << message;
-    return nullptr;
-  }
-  const llvm::json::Object *root = parsed->getAsObject();
-  if (!root) {
-    error() << "expected a node-link graph object at the top level";
-    return nullptr;
-  }
-  if (auto directed = root->getBoolean("directed"); directed && !*directed) {
-    error() << "the graph must be directed (\"directed\": true)";
-    return nullptr;
-  }
-  const llvm::json::Array *nodeArray = root->getArray("nodes");
-  if (!nodeArray) {
-    error() << "missing \"nodes\" array";
-    return nullptr;
-  }
-  const llvm::json::Array *linkArray = root->getArray("links");
-  if (!linkArray)
-    linkArray = root->getArray("edges"); // networkx >= 3.4 may say "edges"
-  if (!linkArray) {
-    error() << "missing \"links\" array";
-    return nullptr;
-  }
-  if (!readNodes(*nodeArray) || !readLinks(*linkArray))
-    return nullptr;
-  if (nodes.empty()) {
-    error() << "the graph has no nodes";
-    return nullptr;
-  }
-  for (const Node &node : nodes)
-    for (unsigned pred : node.preds)
-      if (!node.backward && nodes[pred].backward) {
-        error() << "forward node " << node.name << " depends on backward node "
-                << nodes[pred].name;
-        return nullptr;
+    unsigned i = it->second;
+    if (position[i] != ~0u) {
+      error(path) << path << ": node " << nodes[i].name
+                  << " is already at graph.order[" << position[i] << "]";
+      return std::nullopt;
+    }
+    for (unsigned pred : nodes[i].preds)
+      if (position[pred] == ~0u) {
+        error(path) << path << ": node " << nodes[i].name
+                    << " comes before its operand " << nodes[pred].name
+                    << " (the order is not topological)";
+        return std::nullopt;
       }
+    if (nodes[i].backward)
+      lastBackward = static_cast<int>(i);
+    else if (lastBackward >= 0) {
+      error(path) << path << ": forward node " << nodes[i].name
+                  << " comes after backward node " << nodes[lastBackward].name;
+      return std::nullopt;
+    }
+    position[i] = k;
+    order.push_back(i);
+  }
+  for (unsigned i = 0; i < nodes.size(); ++i)
+    if (position[i] == ~0u) {
+      error("graph.order") << "graph.order: node " << nodes[i].name
+                           << " is missing from the order";
+      return std::nullopt;
+    }
+  return order;
+}
 
-  // Kahn's algorithm, forward nodes first, file order among ready nodes.
+/// Kahn's algorithm, forward nodes first, file order among ready nodes.
+std::optional<std::vector<unsigned>> GraphImporter::topologicalOrder() {
   std::vector<unsigned> pending(nodes.size());
   std::vector<std::vector<unsigned>> succs(nodes.size());
   for (unsigned i = 0; i < nodes.size(); ++i) {
@@ -266,32 +405,51 @@ OwningOpRef<ModuleOp> GraphImporter::run(StringRef text, StringRef graphName) {
           ready.push(succ);
     }
   }
-  if (order.size() != nodes.size()) {
-    for (unsigned i = 0; i < nodes.size(); ++i)
-      if (pending[i] != 0) {
-        error() << "the graph has a cycle through node " << nodes[i].name;
-        return nullptr;
-      }
-  }
+  for (unsigned i = 0; i < nodes.size(); ++i)
+    if (pending[i] != 0) {
+      error(indexed("nodes", i))
+          << "the graph has a cycle through node " << nodes[i].name;
+      return std::nullopt;
+    }
+  return order;
+}
 
+OwningOpRef<ModuleOp> GraphImporter::emit(ArrayRef<unsigned> order,
+                                          StringRef graphName) {
   OpBuilder builder(context);
-  Location fileLoc = FileLineColLoc::get(context, fileName, 1, 1);
+  Location fileLoc = locationOf("");
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
-  auto typeOf = [&](const Node &node) {
-    return RankedTensorType::get({static_cast<int64_t>(node.bytes)},
+  auto bytesType = [&](uint64_t bytes) {
+    return RankedTensorType::get({static_cast<int64_t>(bytes)},
                                  builder.getIntegerType(8));
   };
+  auto nodeLoc = [&](unsigned i, StringRef suffix = "") {
+    return NameLoc::get(builder.getStringAttr(nodes[i].name + suffix.str()),
+                        locationOf(indexed("nodes", i)));
+  };
+  // Parameters are weights the node reads: graph arguments, resident for
+  // the whole step, which the peak counts only with count-inputs.
+  SmallVector<Type> argTypes;
+  SmallVector<Location> argLocs;
+  for (unsigned i : order)
+    if (nodes[i].paramBytes) {
+      argTypes.push_back(bytesType(nodes[i].paramBytes));
+      argLocs.push_back(nodeLoc(i, ".param"));
+    }
   SmallVector<Type> resultTypes;
   for (const Node &node : nodes)
     if (node.numSuccs == 0)
-      resultTypes.push_back(typeOf(node));
+      resultTypes.push_back(bytesType(node.bytes));
   builder.setInsertionPointToEnd(module->getBody());
-  auto graph = GraphOp::create(builder, 
-      fileLoc, graphName, builder.getFunctionType({}, resultTypes));
+  auto graph = GraphOp::create(builder, fileLoc, graphName,
+                               builder.getFunctionType(argTypes, resultTypes));
   Block *body = graph.addEntryBlock();
+  for (auto [arg, loc] : llvm::zip(body->getArguments(), argLocs))
+    arg.setLoc(loc);
   builder.setInsertionPointToEnd(body);
 
   std::vector<Value> values(nodes.size());
+  unsigned nextArg = 0;
   bool inBackward = false;
   for (unsigned i : order) {
     const Node &node = nodes[i];
@@ -302,9 +460,11 @@ OwningOpRef<ModuleOp> GraphImporter::run(StringRef text, StringRef graphName) {
     SmallVector<Value> operands;
     for (unsigned pred : node.preds)
       operands.push_back(values[pred]);
-    Location loc = NameLoc::get(builder.getStringAttr(node.name), fileLoc);
-    auto op = AbstractOp::create(builder, 
-        loc, TypeRange{typeOf(node)}, builder.getStringAttr(node.name),
+    if (node.paramBytes)
+      operands.push_back(body->getArgument(nextArg++));
+    auto op = AbstractOp::create(
+        builder, nodeLoc(i), TypeRange{bytesType(node.bytes)},
+        builder.getStringAttr(node.name),
         builder.getI64IntegerAttr(static_cast<int64_t>(node.flops)),
         ValueRange(operands));
     values[i] = op->getResult(0);
@@ -317,13 +477,78 @@ OwningOpRef<ModuleOp> GraphImporter::run(StringRef text, StringRef graphName) {
   return module;
 }
 
+OwningOpRef<ModuleOp> GraphImporter::run(StringRef graphName) {
+  context->loadDialect<RematDialect>();
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
+  if (!parsed) {
+    parseError(parsed.takeError());
+    return nullptr;
+  }
+  locations.emplace(text, /*maxDepth=*/3);
+  const llvm::json::Object *root = parsed->getAsObject();
+  if (!root) {
+    error("") << "expected a node-link graph object at the top level";
+    return nullptr;
+  }
+  if (auto directed = root->getBoolean("directed"); directed && !*directed) {
+    error("directed") << "the graph must be directed (\"directed\": true)";
+    return nullptr;
+  }
+  const llvm::json::Array *nodeArray = root->getArray("nodes");
+  if (!nodeArray) {
+    error("") << "missing \"nodes\" array";
+    return nullptr;
+  }
+  StringRef linkName = "links";
+  const llvm::json::Array *linkArray = root->getArray(linkName);
+  if (!linkArray) {
+    linkName = "edges"; // networkx >= 3.4 may say "edges"
+    linkArray = root->getArray(linkName);
+  }
+  if (!linkArray) {
+    error("") << "missing \"links\" array";
+    return nullptr;
+  }
+  if (!readNodes(*nodeArray) || !readLinks(*linkArray, linkName))
+    return nullptr;
+  if (nodes.empty()) {
+    error("nodes") << "the graph has no nodes";
+    return nullptr;
+  }
+  for (unsigned i = 0; i < nodes.size(); ++i)
+    for (unsigned pred : nodes[i].preds)
+      if (!nodes[i].backward && nodes[pred].backward) {
+        error(indexed("nodes", i))
+            << "forward node " << nodes[i].name
+            << " depends on backward node " << nodes[pred].name;
+        return nullptr;
+      }
+
+  std::optional<std::vector<unsigned>> order;
+  const llvm::json::Object *graph = root->getObject("graph");
+  const llvm::json::Value *given = graph ? graph->get("order") : nullptr;
+  if (given) {
+    const llvm::json::Array *ids = given->getAsArray();
+    if (!ids) {
+      error("graph.order") << "graph.order: expected an array of node ids";
+      return nullptr;
+    }
+    order = readOrder(*ids);
+  } else {
+    order = topologicalOrder();
+  }
+  if (!order)
+    return nullptr;
+  return emit(*order, graphName);
+}
+
 } // namespace
 
 OwningOpRef<ModuleOp> remat::importGraphJson(StringRef text,
                                              StringRef fileName,
                                              MLIRContext *context,
                                              StringRef graphName) {
-  return GraphImporter(fileName, context).run(text, graphName);
+  return GraphImporter(text, fileName, context).run(graphName);
 }
 
 void remat::registerImportGraphJsonTranslation() {
