@@ -52,6 +52,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IlpModel.h"
+#include "DeadlineProcess.h"
 #include "Solvers.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -62,6 +63,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <initializer_list>
 
 using namespace remat;
@@ -431,7 +433,58 @@ void IlpModel::addFirstComputations(const std::vector<OpId> &lastStage) {
   }
 }
 
-bool IlpModel::solve(double cutoffFlops, double seconds) {
+namespace {
+
+/// What a CBC run in the child process reports back to the solver.
+struct CbcAnswer {
+  bool provenOptimal = false;
+  bool provenInfeasible = false;
+  bool found = false;
+  double bound = 0;
+  std::vector<double> solution;
+
+  std::string serialize() const {
+    std::string bytes;
+    auto put = [&](const void *data, size_t size) {
+      bytes.append(static_cast<const char *>(data), size);
+    };
+    char flags[3] = {provenOptimal, provenInfeasible, found};
+    put(flags, sizeof(flags));
+    put(&bound, sizeof(bound));
+    uint64_t count = solution.size();
+    put(&count, sizeof(count));
+    put(solution.data(), count * sizeof(double));
+    return bytes;
+  }
+  /// False when `bytes` is not what serialize() wrote.
+  bool deserialize(const std::string &bytes) {
+    size_t at = 0;
+    auto get = [&](void *data, size_t size) {
+      if (bytes.size() - at < size)
+        return false;
+      std::memcpy(data, bytes.data() + at, size);
+      at += size;
+      return true;
+    };
+    char flags[3];
+    uint64_t count = 0;
+    if (!get(flags, sizeof(flags)) || !get(&bound, sizeof(bound)) ||
+        !get(&count, sizeof(count)) ||
+        count > (bytes.size() - at) / sizeof(double))
+      return false;
+    provenOptimal = flags[0];
+    provenInfeasible = flags[1];
+    found = flags[2];
+    solution.resize(count);
+    return get(solution.data(), count * sizeof(double)) && at == bytes.size();
+  }
+};
+
+} // namespace
+
+bool IlpModel::solve(double cutoffFlops,
+                     std::chrono::steady_clock::time_point deadline) {
+  timedOut = false;
   int numCols = static_cast<int>(lower.size());
   int numRows = static_cast<int>(rowLower.size());
   // Column-major (a counting sort by column).
@@ -447,59 +500,170 @@ bool IlpModel::solve(double cutoffFlops, double seconds) {
     rows[fill[t.col]] = t.row;
     values[fill[t.col]++] = t.value;
   }
-
-  Cbc_Model *model = Cbc_newModel();
-  Cbc_loadProblem(model, numCols, numRows, starts.data(), rows.data(),
-                  values.data(), lower.data(), upper.data(), objective.data(),
-                  rowLower.data(), rowUpper.data());
   std::vector<bool> integer(numCols, true);
   for (int c : continuous)
     integer[c] = false;
-  for (int c = 0; c < numCols; ++c)
-    if (integer[c])
-      Cbc_setInteger(model, c);
-  // REMAT_CBC_LOG=1 shows CBC's own log.
-  Cbc_setLogLevel(model, std::getenv("REMAT_CBC_LOG") ? 1 : 0);
-  Cbc_setMaximumSeconds(model, std::max(1.0, seconds));
-  Cbc_setParameter(model, "threads", "1");
-  // The limit is the user's wall-clock time, not CBC's default CPU time.
-  Cbc_setParameter(model, "timeMode", "elapsed");
-  if (std::isfinite(cutoffFlops))
-    Cbc_setCutoff(model, (cutoffFlops + objectiveOffset - 0.5) * flopScale);
-  auto started = std::chrono::steady_clock::now();
-  Cbc_solve(model);
-  double spent = std::chrono::duration<double>(
-                     std::chrono::steady_clock::now() - started)
-                     .count();
 
-  // A search that ran to the end proved its answer: the solution it found
-  // is optimal, or nothing beats the cutoff (CBC reports the latter as
-  // infeasible, or not at all through Cbc_isProvenInfeasible). A stop at
-  // the time limit in preprocessing or at the root does not always set the
-  // limit flag, so a search that used up its time proves nothing.
-  bool outOfTime = spent >= 0.95 * std::max(1.0, seconds);
-  bool finished = !outOfTime && !Cbc_isSecondsLimitReached(model) &&
-                  !Cbc_isNodeLimitReached(model) && !Cbc_isAbandoned(model) &&
-                  !Cbc_isSolutionLimitReached(model);
-  provenOptimal = !outOfTime && (Cbc_isProvenOptimal(model) ||
-                                  (finished &&
-                                   Cbc_numberSavedSolutions(model) > 0));
-  provenInfeasible = !outOfTime && (Cbc_isProvenInfeasible(model) ||
-                                    (finished &&
-                                     Cbc_numberSavedSolutions(model) == 0));
-  bound = Cbc_getBestPossibleObjValue(model) / flopScale - objectiveOffset;
-  bool found = Cbc_numberSavedSolutions(model) > 0 ||
-               (provenOptimal && Cbc_getColSolution(model));
-  if (found) {
-    const double *best = Cbc_bestSolution(model);
-    if (!best)
-      best = Cbc_getColSolution(model);
-    found = best != nullptr;
-    if (found)
-      solution.assign(best, best + numCols);
+  // CBC gets most of the time left and stops itself at its own limit; the
+  // child process it runs in is killed at the deadline if CBC overruns
+  // (its preprocessing and root LP do not look at the clock).
+  double left = std::chrono::duration<double>(
+                    deadline - std::chrono::steady_clock::now())
+                    .count();
+  double seconds = std::max(0.1, 0.85 * left - 0.2);
+
+  auto runCbc = [&]() -> std::string {
+    CbcAnswer answer;
+    Cbc_Model *model = Cbc_newModel();
+    Cbc_loadProblem(model, numCols, numRows, starts.data(), rows.data(),
+                    values.data(), lower.data(), upper.data(),
+                    objective.data(), rowLower.data(), rowUpper.data());
+    for (int c = 0; c < numCols; ++c)
+      if (integer[c])
+        Cbc_setInteger(model, c);
+    // REMAT_CBC_LOG=1 shows CBC's own log.
+    Cbc_setLogLevel(model, std::getenv("REMAT_CBC_LOG") ? 1 : 0);
+    Cbc_setMaximumSeconds(model, seconds);
+    Cbc_setParameter(model, "threads", "1");
+    // The limit is the user's wall-clock time, not CBC's default CPU time.
+    Cbc_setParameter(model, "timeMode", "elapsed");
+    if (std::isfinite(cutoffFlops))
+      Cbc_setCutoff(model, (cutoffFlops + objectiveOffset - 0.5) * flopScale);
+    if (!startColumns.empty())
+      Cbc_setMIPStartI(model, static_cast<int>(startColumns.size()),
+                       startColumns.data(), startValues.data());
+    auto started = std::chrono::steady_clock::now();
+    Cbc_solve(model);
+    double spent = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - started)
+                       .count();
+
+    // A search that ran to the end proved its answer: the solution it found
+    // is optimal, or nothing beats the cutoff (CBC reports the latter as
+    // infeasible, or not at all through Cbc_isProvenInfeasible). A stop at
+    // the time limit in preprocessing or at the root does not always set the
+    // limit flag, so a search that used up its time proves nothing.
+    bool outOfTime = spent >= 0.95 * seconds;
+    bool finished = !outOfTime && !Cbc_isSecondsLimitReached(model) &&
+                    !Cbc_isNodeLimitReached(model) &&
+                    !Cbc_isAbandoned(model) &&
+                    !Cbc_isSolutionLimitReached(model);
+    answer.provenOptimal =
+        !outOfTime && (Cbc_isProvenOptimal(model) ||
+                       (finished && Cbc_numberSavedSolutions(model) > 0));
+    answer.provenInfeasible =
+        !outOfTime && (Cbc_isProvenInfeasible(model) ||
+                       (finished && Cbc_numberSavedSolutions(model) == 0));
+    answer.bound = Cbc_getBestPossibleObjValue(model);
+    bool found = Cbc_numberSavedSolutions(model) > 0 ||
+                 (answer.provenOptimal && Cbc_getColSolution(model));
+    if (found) {
+      const double *best = Cbc_bestSolution(model);
+      if (!best)
+        best = Cbc_getColSolution(model);
+      if (best) {
+        answer.found = true;
+        answer.solution.assign(best, best + numCols);
+      }
+    }
+    Cbc_deleteModel(model);
+    return answer.serialize();
+  };
+
+  DeadlineResult run = runBeforeDeadline(deadline, runCbc);
+  CbcAnswer answer;
+  if (run.outcome != DeadlineOutcome::Finished ||
+      !answer.deserialize(run.bytes) ||
+      (answer.found && answer.solution.size() != size_t(numCols))) {
+    // Killed at the deadline, or crashed: no plan, no proof, no bound.
+    timedOut = run.outcome == DeadlineOutcome::TimedOut;
+    provenOptimal = provenInfeasible = false;
+    bound = -INFINITY;
+    return false;
   }
-  Cbc_deleteModel(model);
-  return found;
+  provenOptimal = answer.provenOptimal;
+  provenInfeasible = answer.provenInfeasible;
+  bound = answer.bound / flopScale - objectiveOffset;
+  if (answer.found)
+    solution = std::move(answer.solution);
+  return answer.found;
+}
+
+/// The MIP's view of a plan: which ops each stage re-executes (R), which
+/// results are live entering each stage (S: some version defined before the
+/// stage and read, or returned, at or after it), which originals stay (K),
+/// and by which stage each op has run (C). A plan that meets the budget
+/// satisfies the relaxed MIP, so CBC starts from a feasible solution; CBC
+/// checks the start itself and ignores it if it is not.
+void IlpModel::setStart(const Plan &plan) {
+  startColumns.clear();
+  startValues.clear();
+  size_t n = program.ops.size();
+  MaterializeMap map;
+  Program rewritten = materialize(program, plan, map);
+  size_t m = rewritten.ops.size();
+
+  // The stage of every op of the rewritten program, and where stages begin.
+  std::vector<OpId> stageOf(m, kNone);
+  for (OpId t = 0; t < n; ++t)
+    if (map.opIndex[t] != kNone)
+      stageOf[map.opIndex[t]] = t;
+  std::vector<std::vector<OpId>> copyStages(n);
+  for (size_t k = 0; k < plan.recomputes.size(); ++k) {
+    const Recompute &recompute = plan.recomputes[k];
+    OpId last = rewritten.values[map.copies[k]].def;
+    for (size_t c = 0; c < recompute.chain.size(); ++c) {
+      stageOf[last - (recompute.chain.size() - 1 - c)] = recompute.before;
+      copyStages[recompute.chain[c]].push_back(recompute.before);
+    }
+  }
+  std::vector<OpId> stageBegin(n + 1, m);
+  for (OpId p = m; p-- > 0;)
+    stageBegin[stageOf[p]] = p;
+  for (OpId t = n; t-- > 0;)
+    stageBegin[t] = std::min(stageBegin[t], stageBegin[t + 1]);
+
+  // Live span of every value of the rewritten program, by original op.
+  std::vector<OpId> lastUse(rewritten.values.size(), 0);
+  for (OpId p = 0; p < m; ++p)
+    for (ValueId operand : rewritten.ops[p].operands)
+      lastUse[operand] = std::max(lastUse[operand], p);
+  for (ValueId v = 0; v < rewritten.values.size(); ++v)
+    if (rewritten.values[v].isOutput)
+      lastUse[v] = m;
+  // Every version of op i's results: where it is made, where it dies.
+  std::vector<std::vector<std::pair<OpId, OpId>>> versions(n);
+  for (OpId p = 0; p < m; ++p) {
+    OpId last = 0;
+    for (ValueId v : rewritten.ops[p].results)
+      last = std::max(last, lastUse[v]);
+    versions[rewritten.ops[p].origin].push_back({p, last});
+  }
+  auto keptInto = [&](OpId t, OpId i) {
+    return llvm::any_of(versions[i], [&](std::pair<OpId, OpId> version) {
+      return version.first < stageBegin[t] && version.second >= stageBegin[t];
+    });
+  };
+  auto set = [&](int column, bool value) {
+    if (column < 0)
+      return;
+    startColumns.push_back(column);
+    startValues.push_back(value ? 1.0 : 0.0);
+  };
+  for (auto [key, column] : rIndex)
+    set(column, llvm::is_contained(copyStages[key.second], key.first));
+  for (auto [key, column] : sIndex)
+    set(column, keptInto(key.first, key.second));
+  for (OpId i = 0; i < n; ++i) {
+    bool stays = map.opIndex[i] != kNone;
+    set(kIndex[i], stays);
+    OpId firstRun = stays ? i : kNone;
+    for (OpId stage : copyStages[i])
+      firstRun = std::min(firstRun, stage);
+    for (size_t d = 0; d < cIndex[i].size(); ++d)
+      if (cIndex[i][d] != kIndex[i])
+        set(cIndex[i][d], firstRun != kNone && firstRun <= i + d);
+  }
 }
 
 Plan IlpModel::extractPlan() const {

@@ -12,6 +12,7 @@
 
 #include "remat/Planning/Solver.h"
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <utility>
@@ -29,8 +30,12 @@ public:
 
   /// Builds the MIP; false if it is too large.
   bool build(bool conservative);
-  /// Solves; fills the solution. Returns false when CBC found no solution.
-  bool solve(double cutoffFlops, double seconds);
+  /// Gives CBC `plan` (which must meet the budget) as its starting solution.
+  void setStart(const Plan &plan);
+  /// Solves, in a child process killed at `deadline`; fills the solution.
+  /// Returns false when CBC found no solution (or was killed: `timedOut`).
+  bool solve(double cutoffFlops,
+             std::chrono::steady_clock::time_point deadline);
   Plan extractPlan() const;
 
   /// Whether the MIP is a relaxation of every plan of `program`, so that its
@@ -39,6 +44,8 @@ public:
 
   bool provenOptimal = false;
   bool provenInfeasible = false;
+  /// CBC was stopped at the deadline before it answered.
+  bool timedOut = false;
   double bound = 0;
   size_t numVariables() const { return lower.size(); }
 
@@ -91,6 +98,9 @@ private:
   std::vector<double> objective, lower, upper, rowLower, rowUpper;
   std::vector<Triplet> triplets;
   std::vector<double> solution;
+  /// The MIP start: integer columns and their values.
+  std::vector<int> startColumns;
+  std::vector<double> startValues;
 };
 
 } // namespace remat

@@ -51,24 +51,44 @@ public:
 
 SolverResult IlpSolver::solve(const Program &program,
                               const SolverOptions &options) {
-  auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                         start)
+  // Everything, the heuristics and the MIP included, happens before this.
+  auto deadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(options.timeLimitSeconds));
+  auto secondsLeft = [&] {
+    return std::chrono::duration<double>(deadline -
+                                         std::chrono::steady_clock::now())
         .count();
   };
 
   // Incumbents: greedy, chain (its DP on chains) and the baselines. The
   // best feasible one is what the MIP has to beat; with `min`, their
   // smallest peak becomes the budget.
+  // The heuristics get a third of the time; each later one only what the
+  // earlier ones left of it.
+  SolverOptions heuristic = options;
+  auto heuristicDeadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(options.timeLimitSeconds / 3));
   std::vector<SolverResult> incumbents;
-  incumbents.push_back(createGreedySolver()->solve(program, options));
-  bool small = program.ops.size() <= 5000;
-  if (small) {
-    incumbents.push_back(createChainSolver()->solve(program, options));
-    incumbents.push_back(createXlaSolver()->solve(program, options));
-    incumbents.push_back(createSqrtNSolver()->solve(program, options));
-    incumbents.push_back(createCheckpointAllSolver()->solve(program, options));
+  std::vector<std::unique_ptr<Solver>> heuristics;
+  heuristics.push_back(createGreedySolver());
+  if (program.ops.size() <= 5000) {
+    heuristics.push_back(createChainSolver());
+    heuristics.push_back(createXlaSolver());
+    heuristics.push_back(createSqrtNSolver());
+    heuristics.push_back(createCheckpointAllSolver());
+  }
+  for (auto &solver : heuristics) {
+    double left = std::chrono::duration<double>(
+                      heuristicDeadline - std::chrono::steady_clock::now())
+                      .count();
+    if (!incumbents.empty() && left <= 0)
+      break;
+    heuristic.timeLimitSeconds = std::max(0.05, left);
+    incumbents.push_back(solver->solve(program, heuristic));
   }
   SolverOptions effective = options;
   if (options.minimize) {
@@ -133,9 +153,9 @@ SolverResult IlpSolver::solve(const Program &program,
 
   double lowerBound = -1;
   bool relaxedOptimal = false;
+  bool timedOut = false;
   for (bool conservative : {false, true}) {
-    double left = options.timeLimitSeconds - elapsed();
-    if (left <= 0.05)
+    if (secondsLeft() <= 0.05)
       break;
     IlpModel model(program, effective, budget);
     if (!model.build(conservative)) {
@@ -144,8 +164,11 @@ SolverResult IlpSolver::solve(const Program &program,
                   " ops); returning the best heuristic plan";
       return finish(std::move(best));
     }
-    bool found = model.solve(cutoff, left);
-    if (!conservative) {
+    if (bestIndex >= 0)
+      model.setStart(best.plan);
+    bool found = model.solve(cutoff, deadline);
+    timedOut |= model.timedOut;
+    if (!conservative && !model.timedOut) {
       if (model.provenOptimal || model.provenInfeasible) {
         // Proven: nothing below the cutoff but the solution (if any).
         relaxedOptimal = true;
@@ -179,6 +202,9 @@ SolverResult IlpSolver::solve(const Program &program,
     best.note = "ilp: no plan found that meets the budget";
     return finish(std::move(best));
   }
+  if (timedOut && lowerBound < 0)
+    best.note = "ilp: CBC stopped at the time limit before it bounded the "
+                "MIP; returning the best plan found, no bound";
   if (lowerBound >= 0 && !IlpModel::boundIsValid(program)) {
     best.note = "ilp: the MIP does not model ops with several buffers or "
                 "outputs read later exactly; optimality not claimed";
