@@ -10,12 +10,22 @@
 //       remat.abstract ops, or as node-link JSON for
 //       remat-translate --import-graph-json.
 //
+//   remat-bench gen --model=layered [--nodes=N --seed=S --layer-width=W
+//                   --layer-variance=V --edge-density=E --skip-density=P]
+//                   [--format=mlir|json]
+//       a random layered DAG after Gagrani et al. 2022 (the CP remat study's
+//       benchmark): no backward part, ops in the graph's own random
+//       topological order; JSON in the published node-link variant.
+//
 //   remat-bench run --model=NAME [graph options] --solvers=a,b,...
 //                   --budgets=0.9,0.5,min [--time-limit=SECONDS]
 //       plans the graph with every solver at every budget (a fraction of the
 //       peak without rematerialization, or min) and prints one CSV row per
 //       run: model,ops,peak_before,solver,budget,budget_bytes,peak,feasible,
-//       extra_flops,base_flops,extra_flops_percent,solve_ms,optimal,gap,note
+//       extra_flops,base_flops,extra_flops_percent,solve_ms,optimal,gap,note,
+//       floor (the working-set floor: the most bytes one op needs at once,
+//       its operands, results and scratch, which no plan goes below).
+//       Plans keep the program order: peak_before is the fixed-order peak.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +39,8 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -54,8 +66,16 @@ std::vector<std::string> split(const std::string &text) {
   std::exit(2);
 }
 
-bool buildGraph(const std::map<std::string, std::string> &args,
-                Program &program, std::string &name) {
+/// The generated graph: a Program, and for --model=layered the DAG it came
+/// from (its JSON is the published variant, not writeGraphJson's).
+struct Graph {
+  Program program;
+  std::optional<LayeredDag> layered;
+};
+
+bool buildGraph(const std::map<std::string, std::string> &args, Graph &graph,
+                std::string &name) {
+  Program &program = graph.program;
   auto get = [&](const char *key, const char *fallback) {
     auto it = args.find(key);
     return it == args.end() ? std::string(fallback) : it->second;
@@ -63,7 +83,23 @@ bool buildGraph(const std::map<std::string, std::string> &args,
   auto number = [&](const char *key, const char *fallback) {
     return std::strtoull(get(key, fallback).c_str(), nullptr, 10);
   };
+  auto real = [&](const char *key, double fallback) {
+    auto it = args.find(key);
+    return it == args.end() ? fallback : std::strtod(it->second.c_str(), nullptr);
+  };
   name = get("model", "");
+  if (name == "layered") {
+    LayeredDagOptions options;
+    options.seed = number("seed", "1");
+    options.nodes = number("nodes", "100");
+    options.width = real("layer-width", options.width);
+    options.layerVariance = real("layer-variance", options.layerVariance);
+    options.edgeDensity = real("edge-density", options.edgeDensity);
+    options.skipDensity = real("skip-density", options.skipDensity);
+    graph.layered = generateLayeredDag(options);
+    program = layeredDagProgram(*graph.layered);
+    return true;
+  }
   if (name == "dag") {
     RandomDagOptions options;
     options.seed = number("seed", "1");
@@ -83,6 +119,27 @@ bool buildGraph(const std::map<std::string, std::string> &args,
   options.length = number("length", "128");
   program = generateModel(family, options);
   return true;
+}
+
+/// Max over ops of the bytes the op needs while it runs: its distinct
+/// operand buffers (inputs only when they count), results and scratch.
+uint64_t workingSetFloor(const Program &program, bool countInputs) {
+  uint64_t most = 0;
+  for (const OpInfo &op : program.ops) {
+    std::set<ValueId> buffers;
+    for (ValueId v : op.operands) {
+      ValueId root = program.rootOf(v);
+      if (countInputs || program.values[root].def != kNone)
+        buffers.insert(root);
+    }
+    for (ValueId v : op.results)
+      buffers.insert(program.rootOf(v));
+    uint64_t bytes = op.scratchBytes;
+    for (ValueId v : buffers)
+      bytes += program.values[v].bytes;
+    most = std::max(most, bytes);
+  }
+  return most;
 }
 
 std::string csvField(std::string text) {
@@ -109,15 +166,17 @@ int main(int argc, char **argv) {
     else
       args[arg.substr(2, eq - 2)] = arg.substr(eq + 1);
   }
-  Program program;
+  Graph graph;
   std::string model;
-  if (!buildGraph(args, program, model))
-    usage("--model must be mlp, transformer, resnet, unet or dag");
+  if (!buildGraph(args, graph, model))
+    usage("--model must be mlp, transformer, resnet, unet, dag or layered");
+  const Program &program = graph.program;
 
   if (command == "gen") {
     std::string format = args.count("format") ? args["format"] : "mlir";
     if (format == "json")
-      std::cout << writeGraphJson(program);
+      std::cout << (graph.layered ? writeLayeredDagJson(*graph.layered)
+                                  : writeGraphJson(program));
     else if (format == "mlir")
       std::cout << writeGraphMlir(program, model);
     else
@@ -135,13 +194,14 @@ int main(int argc, char **argv) {
       args.count("time-limit") ? std::strtod(args["time-limit"].c_str(), nullptr)
                                : 60;
   uint64_t peakBefore = computeMemoryProfile(program, false).peakBytes;
+  uint64_t floorBytes = workingSetFloor(program, false);
   uint64_t baseFlops = 0;
   for (const OpInfo &op : program.ops)
     baseFlops += op.flops;
   if (!args.count("no-header"))
     std::cout << "model,ops,peak_before,solver,budget,budget_bytes,peak,"
                  "feasible,extra_flops,base_flops,extra_flops_percent,"
-                 "solve_ms,optimal,gap,note\n";
+                 "solve_ms,optimal,gap,note,floor\n";
   for (const std::string &budget : budgets) {
     for (const std::string &name : solvers) {
       std::unique_ptr<Solver> solver = createSolver(name);
@@ -163,7 +223,7 @@ int main(int argc, char **argv) {
       char line[1024];
       std::snprintf(
           line, sizeof(line),
-          "%s,%zu,%llu,%s,%s,%llu,%llu,%d,%llu,%llu,%.4f,%.3f,%d,%.6g,%s\n",
+          "%s,%zu,%llu,%s,%s,%llu,%llu,%d,%llu,%llu,%.4f,%.3f,%d,%.6g,%s,%llu\n",
           model.c_str(), program.ops.size(), (unsigned long long)peakBefore,
           name.c_str(), budget.c_str(),
           (unsigned long long)(options.budgetBytes ? *options.budgetBytes
@@ -173,7 +233,7 @@ int main(int argc, char **argv) {
           (unsigned long long)baseFlops,
           baseFlops ? 100.0 * double(result.extraFlops) / double(baseFlops) : 0,
           ms, result.optimal ? 1 : 0, result.gap,
-          csvField(result.note).c_str());
+          csvField(result.note).c_str(), (unsigned long long)floorBytes);
       std::cout << line << std::flush;
     }
   }

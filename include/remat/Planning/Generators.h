@@ -1,7 +1,8 @@
 //===- Generators.h - Seeded synthetic training graphs ----------*- C++ -*-===//
 //
 // IR-free graph generators for benchmarks and tests: seeded random layered
-// DAGs and synthetic model families (MLP, transformer, ResNet, U-Net) at any
+// DAGs (training steps, and the fixed-order graphs of the CP remat study)
+// and synthetic model families (MLP, transformer, ResNet, U-Net) at any
 // size, each turned into a training step (forward, remat.backward boundary,
 // a backward part that reads the forward activations, parameter gradients as
 // outputs). Same seed and options, same Program. `writeGraphMlir` prints a
@@ -17,6 +18,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace remat {
 
@@ -61,6 +64,47 @@ Program generateModel(ModelFamily family, const ModelOptions &options);
 /// gradient accumulation where a value has several consumers, and one
 /// gradient op per parameter (inputs listed in `params`) marked as output.
 void appendBackward(Program &program, const std::vector<ValueId> &params);
+
+struct LayeredDagOptions {
+  unsigned seed = 1;
+  /// Nodes, the source (id 0) and the sink (id 1) included; at least 3.
+  unsigned nodes = 100;
+  /// Mean layer width in units of 2·sqrt(nodes) (the published "w"); 0
+  /// takes the published instance's value for the nearest of n = 100, 250,
+  /// 500, 1000 (0.27, 0.43, 0.36, 0.31).
+  double width = 0;
+  /// Layer widths are uniform in mean·[1 - v, 1 + v] ("nlv").
+  double layerVariance = 0.75;
+  /// Reach of the edges between neighbouring layers ("ed").
+  double edgeDensity = 0.2;
+  /// Chance of each of a node's two skip edges ("scd").
+  double skipDensity = 0.14;
+};
+
+/// A random layered DAG in the form the CP rematerialization study (Bartan
+/// et al. 2023) benchmarks, after Gagrani et al. 2022: no forward/backward
+/// split, a fixed program order. Nodes are ids 0..n-1 (0 the source, 1 the
+/// sink); the sampling is described in lib/Planning/LayeredDag.cpp.
+struct LayeredDag {
+  std::string name;
+  /// Per node: output bytes ("out_cost"), cost ("duration"), layer and
+  /// position in the layer (the layout the published files carry).
+  std::vector<uint64_t> outBytes, duration;
+  std::vector<unsigned> layer;
+  std::vector<int> position;
+  /// (operand, reader) pairs, sorted.
+  std::vector<std::pair<unsigned, unsigned>> links;
+  /// The program order: a topological order of all nodes.
+  std::vector<unsigned> order;
+};
+
+LayeredDag generateLayeredDag(const LayeredDagOptions &options);
+/// The DAG as a Program with its ops in `dag.order`, as
+/// `remat-translate --import-graph-json` reads `writeLayeredDagJson`.
+Program layeredDagProgram(const LayeredDag &dag);
+/// The node-link JSON of the published instances: ids under "name",
+/// out_cost/param_cost/duration, links keyed "0"/"1", graph.order.
+std::string writeLayeredDagJson(const LayeredDag &dag);
 
 /// Prints `program` as `remat.graph @name` of remat.abstract ops
 /// (tensor<Nxi8> for N bytes; views are not representable and become
