@@ -2,15 +2,27 @@
 """Benchmarks every solver on synthetic training steps; writes bench/results/.
 
     python3 bench/run.py [--quick] [--ilp-time-limit 60] [--no-scaling]
+                         [--families mlp,layered,...] [--layered-sizes 100,250]
 
 For each model (MLP, transformer, ResNet, U-Net, a random layered DAG) x
 budget (0.9 0.8 0.6 0.5 0.4 0.3 of the peak without rematerialization, and
 min) x solver (greedy ilp chain checkpoint-all sqrt-n xla) runs
 `build/bin/remat-bench run` and collects peak, extra FLOPs, solve time and
-the ILP's optimality gap. Then a scaling sweep plans random DAGs of about 1k,
+the ILP's optimality gap. The random layered families of the CP remat study
+(Gagrani et al.'s generator as `remat-bench --model=layered`, n = 100, 250,
+500, 1000, no backward part, the graph's own fixed order) run on a finer
+grid (1.0 down to 0.3 in steps of 0.05, and min) for a budget-reach table:
+the smallest fraction of the fixed-order peak each solver meets, beside the
+working-set floor. Then a scaling sweep plans random DAGs of about 1k,
 10k and 100k ops with each solver that finishes within --scale-time-limit
 (a solver that times out at one size is not tried at the next), and fits
 plan time ~ ops^k by least squares on log-log.
+
+A solver that did not run its own method is marked in every table
+(chain->greedy off chains, ilp->heuristics when the MIP was not built or
+CBC stopped before it bounded it), and an ILP optimum counts as a proof only
+when CBC ran and proved it (a plan needing no extra FLOPs is optimal
+without it, and is counted apart).
 
 Writes bench/results/solvers.md (tables), solvers.csv (every run),
 scaling.csv, and SVG plots: extra-flops-<model>.svg (extra FLOPs vs budget,
@@ -22,6 +34,7 @@ import argparse
 import csv
 import datetime
 import io
+import json
 import math
 import os
 import platform
@@ -43,6 +56,10 @@ MODELS = [
     ("dag", ["--model=dag", "--depth=10", "--dag-width=3", "--density=0.15",
              "--seed=3"]),
 ]
+# Random layered DAGs of the CP study's sizes (the published n).
+LAYERED_SIZES = [100, 250, 500, 1000]
+# The budget-reach grid: 1.0, 0.95, ..., 0.3 of the fixed-order peak.
+REACH_GRID = ["%g" % (k / 100.0) for k in range(100, 25, -5)] + ["min"]
 COLORS = {"greedy": "#1f77b4", "ilp": "#d62728", "chain": "#2ca02c",
           "checkpoint-all": "#9467bd", "sqrt-n": "#ff7f0e", "xla": "#8c564b"}
 
@@ -54,6 +71,51 @@ def run_bench(tool, graph_args, solvers, budgets, time_limit, timeout):
     out = subprocess.run(cmd, check=True, capture_output=True, text=True,
                          timeout=timeout).stdout
     return list(csv.DictReader(io.StringIO(out)))
+
+
+def layered_models(sizes):
+    return [("layered-n%d" % n, ["--model=layered", "--nodes=%d" % n,
+                                 "--seed=1"]) for n in sizes]
+
+
+def fallback(r):
+    """What a solver fell back to, from its note, or None."""
+    note = r.get("note", "")
+    if r["solver"] == "chain" and "not a chain" in note:
+        return "chain\u2192greedy"
+    if r["solver"] == "ilp" and ("too large for the MIP" in note or
+                                 "before it bounded the MIP" in note):
+        return "ilp\u2192heuristics"
+    return None
+
+
+def cbc_proof(r):
+    """An optimum the exact solver proved: CBC ran (no fallback) and there
+    were extra FLOPs to prove minimal."""
+    return (r["solver"] == "ilp" and r["optimal"] == "1" and
+            r["feasible"] == "1" and not fallback(r) and
+            int(r["extra_flops"]) > 0)
+
+
+def topo_mem(graph_json):
+    """The CP study's fixed-order peak, from the published rule: at each
+    step the running node's output and every earlier output a node at this
+    step or later reads."""
+    order = graph_json["graph"]["order"]
+    step = {v: j for j, v in enumerate(order)}
+    last = {}
+    for link in graph_json["links"]:
+        last[link["0"]] = max(last.get(link["0"], 0), step[link["1"]])
+    size = {node["name"]: node["out_cost"] for node in graph_json["nodes"]}
+    ends = [[] for _ in order]
+    for v, j in last.items():
+        ends[j].append(v)
+    live, peak = 0, 0
+    for j, v in enumerate(order):
+        peak = max(peak, live + size[v])
+        live += size[v] if v in last else 0
+        live -= sum(size[u] for u in ends[j])
+    return peak
 
 
 # --- SVG --------------------------------------------------------------------
@@ -154,6 +216,104 @@ def fit_exponent(points):
     return sum((p[0] - mx) * (p[1] - my) for p in pts) / sxx
 
 
+def model_table(rows, name):
+    """Extra FLOPs per solver at each of BUDGETS on one model."""
+    sample = next(r for r in rows if r["model"] == name)
+    md = ["## %s (%s ops, peak %.1f KiB)" % (
+        name, sample["ops"], int(sample["peak_before"]) / 1024.0), "",
+        "| solver | " + " | ".join(BUDGETS) + " | plan time (max) |",
+        "|---|" + "---|" * (len(BUDGETS) + 1)]
+    for solver in SOLVERS:
+        runs = [r for r in rows if r["model"] == name and
+                r["solver"] == solver and r["budget"] in BUDGETS]
+        falls = {fallback(r) for r in runs}
+        # One label when every run fell back the same way; else a mark per
+        # run.
+        label = falls.pop() if len(falls) == 1 and None not in falls else None
+        cells, worst = [], 0.0
+        for b in BUDGETS:
+            r = next((r for r in runs if r["budget"] == b), None)
+            if r is None:
+                cells.append("")
+                continue
+            worst = max(worst, float(r["solve_ms"]))
+            cells.append(run_cell(r) +
+                         (" \u2020" if fallback(r) and not label else ""))
+        md.append("| %s | %s | %.1f ms |" % (label or solver, " | ".join(cells),
+                                              worst))
+    md.append("")
+    return md
+
+
+def run_cell(r):
+    if "needs a forward/backward boundary" in r["note"]:
+        return "no plan"
+    frac = int(r["peak"]) / max(1, int(r["peak_before"]))
+    if r["budget"] == "min":
+        cell = "%.2f: +%.1f%%" % (frac, float(r["extra_flops_percent"]))
+    elif r["feasible"] == "1":
+        cell = "+%.1f%%" % float(r["extra_flops_percent"])
+    else:
+        return "miss (%.2f)" % frac
+    if r["solver"] == "ilp" and not fallback(r):
+        gap = float(r["gap"])
+        if cbc_proof(r):
+            cell += " *"
+        elif r["optimal"] != "1" and gap >= 0:
+            cell += " gap %.0f%%" % (100 * gap)
+    return cell
+
+
+def reach_section(rows, layered, tool):
+    """The smallest fraction of the fixed-order peak each solver meets."""
+    md = ["## Budget reach on random layered DAGs", "",
+          "Random layered DAGs after Gagrani et al. 2022 (`remat-bench gen "
+          "--model=layered --nodes=N --seed=1`; the generator is described "
+          "in lib/Planning/LayeredDag.cpp), planned in their own fixed "
+          "order, as in the CP study of Bartan et al. 2023. The fixed-order "
+          "peak is checked against the study's rule (a node's inputs and "
+          "output live during its step, a buffer freed after its last "
+          "reader), computed here from the graph's JSON. Each cell is the "
+          "smallest fraction of that peak the solver met on the grid "
+          "1.0, 0.95, ..., 0.3, or at `min` (its own least peak), whichever "
+          "is lower; `\u2020` marks a fallback. The floor is the "
+          "working-set floor (the most one op needs at once, operands and "
+          "output): no plan goes below it, and it is the best lower bound "
+          "these runs prove (the ILP does not report a budget it proved "
+          "out of reach). `ilp proofs` lists the grid budgets at which CBC "
+          "proved the ILP's plan optimal.", "",
+          "| graph | ops | fixed-order peak | = CP rule | " +
+          " | ".join(SOLVERS) + " | floor | ilp proofs |",
+          "|---|---|---|---|" + "---|" * (len(SOLVERS) + 2)]
+    for name, graph_args in layered:
+        runs = [r for r in rows if r["model"] == name]
+        if not runs:
+            continue
+        peak = int(runs[0]["peak_before"])
+        gen = subprocess.run([tool, "gen"] + graph_args + ["--format=json"],
+                             check=True, capture_output=True, text=True)
+        cp_peak = topo_mem(json.loads(gen.stdout))
+        cells = []
+        for solver in SOLVERS:
+            mine = [r for r in runs if r["solver"] == solver and
+                    "needs a forward/backward boundary" not in r["note"]]
+            met = [float(r["budget"]) if r["budget"] != "min" else
+                   int(r["peak"]) / max(1, peak)
+                   for r in mine if r["feasible"] == "1"]
+            fell = {fallback(r) for r in mine} - {None}
+            cell = "%.2f" % min(met) if met else "no plan"
+            cells.append(cell + (" \u2020 (%s)" % ", ".join(sorted(fell))
+                                 if fell else ""))
+        proofs = [r["budget"] for r in runs if cbc_proof(r)]
+        md.append("| %s | %s | %d | %s | %s | %.2f | %s |" % (
+            name, runs[0]["ops"], peak,
+            "yes" if cp_peak == peak else "no (%d)" % cp_peak,
+            " | ".join(cells), int(runs[0]["floor"]) / max(1, peak),
+            ", ".join(proofs) or "none"))
+    md.append("")
+    return md
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--remat-bench",
@@ -166,23 +326,41 @@ def main():
     parser.add_argument("--quick", action="store_true",
                         help="ILP limit 2 s, scaling up to 10k ops")
     parser.add_argument("--no-scaling", action="store_true")
+    parser.add_argument("--results", default=RESULTS,
+                        help="folder for the tables, CSVs and plots")
+    parser.add_argument("--families",
+                        help="comma-separated families to run (mlp, "
+                        "transformer, resnet, unet, dag, layered); default "
+                        "all")
+    parser.add_argument("--layered-sizes", default=",".join(
+        str(n) for n in LAYERED_SIZES),
+        help="node counts of the random layered families")
     args = parser.parse_args()
     if args.quick:
         args.ilp_time_limit = min(args.ilp_time_limit, 2)
+    families = set(args.families.split(",")) if args.families else None
+    models = [m for m in MODELS if families is None or m[0] in families]
+    layered = []
+    if families is None or "layered" in families:
+        layered = layered_models(
+            int(n) for n in args.layered_sizes.split(",") if n)
+    models += layered
+    layered_names = {name for name, _ in layered}
     if not os.path.exists(args.remat_bench):
         sys.exit("remat-bench not found at %s: build it with "
                  "`ninja -C build remat-bench`" % args.remat_bench)
-    os.makedirs(RESULTS, exist_ok=True)
+    os.makedirs(args.results, exist_ok=True)
     started = time.time()
 
     rows = []
-    for name, graph_args in MODELS:
+    for name, graph_args in models:
+        budgets = REACH_GRID if name in layered_names else BUDGETS
         for solver in SOLVERS:
             limit = args.ilp_time_limit
             # Each budget runs separately in one process; the ILP's limit
             # applies per budget.
-            got = run_bench(args.remat_bench, graph_args, [solver], BUDGETS,
-                            limit, timeout=limit * len(BUDGETS) * 2 + 120)
+            got = run_bench(args.remat_bench, graph_args, [solver], budgets,
+                            limit, timeout=limit * len(budgets) * 2 + 120)
             for r in got:
                 r["model"] = name
             rows += got
@@ -191,8 +369,9 @@ def main():
 
     fields = ["model", "ops", "peak_before", "solver", "budget",
               "budget_bytes", "peak", "feasible", "extra_flops", "base_flops",
-              "extra_flops_percent", "solve_ms", "optimal", "gap", "note"]
-    with open(os.path.join(RESULTS, "solvers.csv"), "w", newline="") as f:
+              "extra_flops_percent", "solve_ms", "optimal", "gap", "note",
+              "floor"]
+    with open(os.path.join(args.results, "solvers.csv"), "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=fields)
         writer.writeheader()
         for r in rows:
@@ -200,17 +379,18 @@ def main():
 
     # Plots: extra FLOPs (% of the step) vs budget, per model.
     budget_x = {b: i for i, b in enumerate(BUDGETS)}
-    for name, _ in MODELS:
+    for name, _ in models:
         series = {}
         for solver in SOLVERS:
             pts = []
             for r in rows:
-                if r["model"] == name and r["solver"] == solver:
+                if (r["model"] == name and r["solver"] == solver and
+                        r["budget"] in budget_x):
                     y = (float(r["extra_flops_percent"])
                          if r["feasible"] == "1" else None)
                     pts.append((budget_x[r["budget"]], y))
             series[solver] = sorted(pts)
-        svg_plot(os.path.join(RESULTS, "extra-flops-%s.svg" % name),
+        svg_plot(os.path.join(args.results, "extra-flops-%s.svg" % name),
                  "%s: extra FLOPs vs budget (feasible runs)" % name,
                  "budget (fraction of the peak without remat)",
                  "extra FLOPs (% of the step)", series,
@@ -252,7 +432,7 @@ def main():
                 scaling.append(r)
                 print("scaling %-15s %7s ops: %.0f ms" % (
                     solver, r["ops"], float(r["solve_ms"])), file=sys.stderr)
-        with open(os.path.join(RESULTS, "scaling.csv"), "w", newline="") as f:
+        with open(os.path.join(args.results, "scaling.csv"), "w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=[
                 "solver", "target", "ops", "solve_ms", "extra_flops_percent",
                 "feasible", "note"])
@@ -265,7 +445,7 @@ def main():
                    for r in scaling if r["solver"] == solver and r["ops"]]
             if pts:
                 series[solver] = pts
-        svg_plot(os.path.join(RESULTS, "plan-time.svg"),
+        svg_plot(os.path.join(args.results, "plan-time.svg"),
                  "plan time vs graph size (random DAGs, budget 0.5)",
                  "ops (log)", "seconds (log)", series, logx=True, logy=True)
 
@@ -281,42 +461,17 @@ def main():
           "original peak and `miss`. `min` asks each solver for the smallest "
           "peak it can reach (the ILP: the smallest the heuristics reach, "
           "then the fewest FLOPs). ILP time limit %g s per run; `*` marks a "
-          "plan the ILP proved optimal, otherwise its gap is shown." % (
-              stamp, time.time() - started, args.ilp_time_limit), ""]
-    for name, _ in MODELS:
-        sample = next(r for r in rows if r["model"] == name)
-        md += ["## %s (%s ops, peak %.1f KiB)" % (
-            name, sample["ops"], int(sample["peak_before"]) / 1024.0), "",
-            "| solver | " + " | ".join(BUDGETS) + " | plan time (max) |",
-            "|---|" + "---|" * (len(BUDGETS) + 1)]
-        for solver in SOLVERS:
-            cells, worst = [], 0.0
-            for b in BUDGETS:
-                r = next((r for r in rows if r["model"] == name and
-                          r["solver"] == solver and r["budget"] == b), None)
-                if r is None:
-                    cells.append("")
-                    continue
-                worst = max(worst, float(r["solve_ms"]))
-                frac = int(r["peak"]) / max(1, int(r["peak_before"]))
-                if r["feasible"] == "1" and b != "min":
-                    cell = "+%.1f%%" % float(r["extra_flops_percent"])
-                elif b == "min":
-                    cell = "%.2f: +%.1f%%" % (frac, float(
-                        r["extra_flops_percent"]))
-                else:
-                    cell = "miss (%.2f)" % frac
-                if solver == "ilp" and r["feasible"] == "1":
-                    gap = float(r["gap"])
-                    cell += " *" if r["optimal"] == "1" else (
-                        " gap %.0f%%" % (100 * gap) if gap >= 0 else "")
-                cells.append(cell)
-            md.append("| %s | %s | %.1f ms |" % (solver, " | ".join(cells),
-                                                  worst))
-        md.append("")
-        md.append("![](extra-flops-%s.svg)" % name)
-        md.append("")
-    md += targets_section(rows, scaling)
+          "plan CBC proved optimal, otherwise the ILP's gap is shown. A "
+          "solver that fell back is named by what ran (`chain\u2192greedy`, "
+          "`ilp\u2192heuristics`: the MIP was too large or CBC stopped "
+          "before it bounded it); `\u2020` marks single runs that fell "
+          "back." % (stamp, time.time() - started, args.ilp_time_limit), ""]
+    for name, _ in models:
+        md += model_table(rows, name)
+        md += ["![](extra-flops-%s.svg)" % name, ""]
+    if layered:
+        md += reach_section(rows, layered, args.remat_bench)
+    md += targets_section(rows, scaling, [m[0] for m in models])
     if scaling:
         md += ["## Scaling (random layered DAGs, budget 0.5)", "",
                "| solver | ops | plan time | extra FLOPs | budget met | note |",
@@ -327,7 +482,7 @@ def main():
                     r["solver"], r["target"], r["note"]))
                 continue
             md.append("| %s | %s | %.1f ms | +%.1f%% | %s | %s |" % (
-                r["solver"], r["ops"], float(r["solve_ms"]),
+                fallback(r) or r["solver"], r["ops"], float(r["solve_ms"]),
                 float(r["extra_flops_percent"]),
                 "yes" if r["feasible"] == "1" else "no", r.get("note", "")))
         md += ["", "Fitted exponent k in plan time ~ ops^k (least squares on "
@@ -339,12 +494,12 @@ def main():
             md.append("- %s: %s" % (solver, "%.2f" % k if k is not None
                                      else "n/a (fewer than two sizes)"))
         md += ["", "![](plan-time.svg)", ""]
-    with open(os.path.join(RESULTS, "solvers.md"), "w") as f:
+    with open(os.path.join(args.results, "solvers.md"), "w") as f:
         f.write("\n".join(md) + "\n")
-    print("wrote %s" % os.path.join(RESULTS, "solvers.md"), file=sys.stderr)
+    print("wrote %s" % os.path.join(args.results, "solvers.md"), file=sys.stderr)
 
 
-def targets_section(rows, scaling):
+def targets_section(rows, scaling, names):
     """Where the issue's targets stand, computed from this run."""
     def find(model, solver, budget):
         return next((r for r in rows if r["model"] == model and
@@ -356,7 +511,7 @@ def targets_section(rows, scaling):
     md = ["## Targets", ""]
     # greedy never worse than xla or sqrt-n where both meet the budget.
     worse, compared = [], 0
-    for name, _ in MODELS:
+    for name in names:
         for b in BUDGETS:
             g = find(name, "greedy", b)
             for other in ("xla", "sqrt-n"):
@@ -377,14 +532,19 @@ def targets_section(rows, scaling):
               "%d comparisons, %s." % (
                   compared, "met" if not worse else
                   "greedy worse in " + ", ".join(worse)))
-    # ilp proofs and greedy within 5% of proven optima.
-    proofs = [r for r in rows if r["solver"] == "ilp" and r["optimal"] == "1"]
+    # ilp proofs (CBC ran and proved) and greedy within 5% of them.
+    proofs = [r for r in rows if cbc_proof(r)]
+    trivial = [r for r in rows if r["solver"] == "ilp" and
+               r["optimal"] == "1" and not cbc_proof(r)]
     ilp_runs = [r for r in rows if r["solver"] == "ilp"]
-    md.append("- ilp proves optimality: %d of %d runs (%s)." % (
-        len(proofs), len(ilp_runs), ", ".join(
-            "%s %s in %.1f s" % (r["model"], r["budget"],
-                                 float(r["solve_ms"]) / 1000)
-            for r in proofs) or "none"))
+    fell = [r for r in ilp_runs if fallback(r)]
+    md.append("- ilp proves optimality: %d of %d runs (%s); %d more need no "
+              "extra FLOPs (optimal without CBC); %d fell back to the "
+              "heuristics (MIP too large, or CBC stopped before a bound)." % (
+                  len(proofs), len(ilp_runs), ", ".join(
+                      "%s %s in %.1f s" % (r["model"], r["budget"],
+                                           float(r["solve_ms"]) / 1000)
+                      for r in proofs) or "none", len(trivial), len(fell)))
     within, outside = 0, []
     for r in proofs:
         g = find(r["model"], "greedy", r["budget"])
@@ -398,16 +558,6 @@ def targets_section(rows, scaling):
     md.append("- greedy within 5%% of a proven ilp optimum: %d of %d%s." % (
         within, len(proofs), "" if not outside else
         "; not in " + ", ".join(outside)))
-    # chain against ilp on the chain model.
-    chain_rows = [(find("mlp", "chain", b), find("mlp", "ilp", b))
-                  for b in BUDGETS]
-    chain_rows = [(c, i) for c, i in chain_rows if c and i]
-    better = sum(1 for c, i in chain_rows
-                 if c["feasible"] == "1" and extra(c) <= extra(i))
-    slowest = max((float(c["solve_ms"]) for c, _ in chain_rows), default=0)
-    md.append("- chain matches ilp on the chain (mlp): as good or better at "
-              "%d of %d budgets, at most %.1f ms per plan." % (
-                  better, len(chain_rows), slowest))
     big = [r for r in scaling if r["solver"] == "greedy" and r["ops"]]
     if big:
         largest = max(big, key=lambda r: int(r["ops"]))
