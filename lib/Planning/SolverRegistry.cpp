@@ -48,6 +48,7 @@ const SolverEntry kSolvers[] = {
 SolverResult remat::evaluatePlan(const Program &program, Plan plan,
                                  const SolverOptions &options) {
   SolverResult result;
+  plan = shareRecomputedCopies(program, std::move(plan));
   Program planned = materialize(program, plan);
   result.peakBytes =
       computeMemoryProfile(planned, options.countInputs).peakBytes;

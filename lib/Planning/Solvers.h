@@ -56,8 +56,14 @@ Plan dropNeedlessRecomputes(const Program &program, Plan plan,
 bool isBetterResult(const SolverResult &a, const SolverResult &b,
                     const SolverOptions &options);
 
-/// Builds the result reported for `plan`: the peak of the materialized
-/// program, the flops of every chain op and whether the budget holds.
+/// Splits recompute chains so that later readers of a chain's intermediate
+/// read its copy instead of an older version (ShareCopies.cpp). Never raises
+/// the peak or the FLOPs.
+Plan shareRecomputedCopies(const Program &program, Plan plan);
+
+/// Builds the result reported for `plan`, after shareRecomputedCopies: the
+/// peak of the materialized program, the flops of every chain op and
+/// whether the budget holds.
 SolverResult evaluatePlan(const Program &program, Plan plan,
                           const SolverOptions &options);
 
