@@ -237,7 +237,7 @@ SolverResult ChainSolver::solve(const Program &program,
                                 const SolverOptions &options) {
   std::vector<OpId> chain = forwardChain(program);
   if (chain.empty()) {
-    SolverResult result = createGreedySolver()->solve(program, options);
+    SolverResult result = createDefaultSolver()->solve(program, options);
     result.note = "chain: the forward part is not a chain; used the greedy "
                   "solver";
     return result;
@@ -266,7 +266,7 @@ SolverResult ChainSolver::solve(const Program &program,
         break;
   }
   considerOneLevel(program, chain, options, candidates, start);
-  candidates.consider(createGreedySolver()->solve(program, options));
+  candidates.consider(createDefaultSolver()->solve(program, options));
   SolverResult best = candidates.get();
   // Moves that gain nothing (an activation no backward op needs early)
   // are dropped; the FLOPs do not change.

@@ -74,7 +74,7 @@ SolverResult IlpSolver::solve(const Program &program,
           std::chrono::duration<double>(options.timeLimitSeconds / 3));
   std::vector<SolverResult> incumbents;
   std::vector<std::unique_ptr<Solver>> heuristics;
-  heuristics.push_back(createGreedySolver());
+  heuristics.push_back(createDefaultSolver());
   if (program.ops.size() <= 5000) {
     heuristics.push_back(createChainSolver());
     heuristics.push_back(createXlaSolver());

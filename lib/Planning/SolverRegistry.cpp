@@ -9,6 +9,9 @@
 
 #include "remat/Planning/MemoryProfile.h"
 
+#include <algorithm>
+#include <chrono>
+
 using namespace remat;
 
 namespace {
@@ -23,6 +26,68 @@ public:
   }
 };
 
+/// The default solver: greedy, then, when greedy misses the budget (or
+/// under `min`, below greedy's least peak), the local search of
+/// ReachSearch.cpp from greedy's plan. The search gets the time limit left,
+/// but at most 2 s plus ten times greedy's own time, so that it never turns
+/// a fast plan into a slow one for little.
+class GreedySearchSolver : public Solver {
+public:
+  std::string name() const override { return "greedy"; }
+  SolverResult solve(const Program &program,
+                     const SolverOptions &options) override {
+    using Clock = std::chrono::steady_clock;
+    auto seconds = [](double s) {
+      return std::chrono::duration_cast<Clock::duration>(
+          std::chrono::duration<double>(s));
+    };
+    auto start = Clock::now();
+    SolverResult greedy = createGreedySolver()->solve(program, options);
+    auto now = Clock::now();
+    auto deadline = std::min(start + seconds(options.timeLimitSeconds),
+                             now + seconds(2) + 10 * (now - start));
+    if ((greedy.feasible && !options.minimize) ||
+        program.ops.size() > kMaxSearchOps)
+      return greedy;
+    SolverOptions target = options;
+    target.minimize = false;
+    SolverResult best = greedy;
+    bool improved = false;
+    while (greedy.peakBytes > 0 && Clock::now() < deadline) {
+      if (options.minimize)
+        target.budgetBytes = best.peakBytes - 1;
+      std::optional<Plan> found =
+          searchForBudget(program, best.plan, target, deadline);
+      if (!found)
+        break;
+      SolverResult result = evaluatePlan(program, std::move(*found), options);
+      if (result.peakBytes > *target.budgetBytes)
+        break;
+      best = std::move(result);
+      improved = true;
+      if (!options.minimize)
+        break;
+    }
+    if (improved)
+      best.note = options.minimize
+                      ? "local search lowered greedy's least peak"
+                      : "greedy missed the budget; local search met it";
+    return best;
+  }
+
+private:
+  /// Each step of the search evaluates tens of moves exactly.
+  static constexpr size_t kMaxSearchOps = 5000;
+};
+
+} // namespace
+
+std::unique_ptr<Solver> remat::createDefaultSolver() {
+  return std::make_unique<GreedySearchSolver>();
+}
+
+namespace {
+
 struct SolverEntry {
   const char *name;
   std::unique_ptr<Solver> (*create)();
@@ -34,7 +99,7 @@ std::unique_ptr<Solver> createNoneSolver() {
 
 /// The first entry is the default solver.
 const SolverEntry kSolvers[] = {
-    {"greedy", createGreedySolver},
+    {"greedy", createDefaultSolver},
     {"ilp", createIlpSolver},
     {"chain", createChainSolver},
     {"checkpoint-all", createCheckpointAllSolver},

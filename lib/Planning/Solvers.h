@@ -10,10 +10,17 @@
 
 #include "remat/Planning/Solver.h"
 
+#include <chrono>
+#include <optional>
+
 namespace remat {
 
 /// The cost-aware greedy solver (GreedySolver.cpp).
 std::unique_ptr<Solver> createGreedySolver();
+/// What `solver=greedy` runs: greedy, then the local search of
+/// ReachSearch.cpp where greedy misses the budget or under `min`
+/// (SolverRegistry.cpp).
+std::unique_ptr<Solver> createDefaultSolver();
 /// Baselines (Baselines.cpp): keep only inputs, Chen et al.'s sqrt(n)
 /// checkpoints, XLA's memory-only single-op rule.
 std::unique_ptr<Solver> createCheckpointAllSolver();
@@ -46,15 +53,26 @@ Plan checkpointPlan(const Program &program, const std::vector<bool> &keep,
 
 /// Drops the recomputations `plan` meets its budget without at no more
 /// FLOPs (Prune.cpp); recomputations a checkpoint policy asked for stay.
-/// Skipped on plans too large to try one by one.
-Plan dropNeedlessRecomputes(const Program &program, Plan plan,
-                            const SolverOptions &options);
+/// Skipped on plans too large to try one by one; stops trying at `deadline`.
+Plan dropNeedlessRecomputes(
+    const Program &program, Plan plan, const SolverOptions &options,
+    std::chrono::steady_clock::time_point deadline =
+        std::chrono::steady_clock::time_point::max());
 
 /// Whether `a` beats `b` as an answer to `options`: meeting the budget
 /// first; then (for `min`, or when neither meets it) the smaller peak; then
 /// fewer extra FLOPs.
 bool isBetterResult(const SolverResult &a, const SolverResult &b,
                     const SolverOptions &options);
+
+/// Local search from `start` towards options.budgetBytes, judged on exact
+/// evaluations (ReachSearch.cpp): a pruned plan that meets the budget, or
+/// nullopt when none was found before `deadline`. Budgets only (not `min`),
+/// programs without checkpoint policies.
+std::optional<Plan> searchForBudget(const Program &program, Plan start,
+                                    const SolverOptions &options,
+                                    std::chrono::steady_clock::time_point
+                                        deadline);
 
 /// Splits recompute chains so that later readers of a chain's intermediate
 /// read its copy instead of an older version (ShareCopies.cpp). Never raises

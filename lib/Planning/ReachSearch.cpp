@@ -1,0 +1,260 @@
+//===- ReachSearch.cpp - Local search towards a budget greedy misses ------===//
+//
+// Greedy judges a recomputation by what it frees at the current peak. On
+// graphs where memory stays high over a long stretch (random layered DAGs
+// without a backward part: every value is read again soon), each single
+// step that lowers the peak raises memory a little further on, and greedy
+// stops short of budgets that are reachable. This search judges a move by
+// the *excess area* instead: the sum over the ops of the materialized
+// program of (live bytes - budget), where positive. A move that lowers the
+// excess anywhere is progress even when the peak stays, and the search ends
+// at zero excess: the budget holds.
+//
+// A move recomputes one value live across an op over the budget, right
+// before its next reader after that op. Its chain goes back to operands
+// whose current version is live at that point (re-executing the others, up
+// to kMaxChainOps, or keeping them alive when they cannot be recomputed).
+// Every move is evaluated exactly (shared copies, materialize, profile), so
+// what the search accepts is what the plan does. Plans found are pruned of
+// needless recomputations before they are returned.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Solvers.h"
+
+#include "remat/Planning/MemoryProfile.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+using namespace remat;
+
+namespace {
+
+/// Longest chain a move re-executes.
+constexpr unsigned kMaxChainOps = 64;
+/// Chains tried per move: how many producer levels are re-executed rather
+/// than kept alive.
+constexpr unsigned kChainDepths[] = {0, 1, 2, 4, kMaxChainOps};
+/// Ops over the budget whose live values are tried per step before the
+/// best move found is taken: the worst ones.
+constexpr unsigned kPositionsPerStep = 3;
+
+struct Evaluated {
+  Plan plan;
+  Program program;
+  MaterializeMap map;
+  MemoryProfile profile;
+  uint64_t excess = 0;
+  uint64_t flops = 0;
+  /// Per original value, its versions in the materialized program in
+  /// program order (the original first when it stays).
+  std::vector<std::vector<ValueId>> versions;
+  /// Per materialized op, the original op it is (kNone for copies).
+  std::vector<OpId> originalAt;
+};
+
+class ReachSearch {
+public:
+  ReachSearch(const Program &program, const SolverOptions &options,
+              uint64_t budget, std::chrono::steady_clock::time_point deadline)
+      : base(program), options(options), budget(budget), deadline(deadline) {}
+
+  /// Returns a plan that meets the budget, or nullopt.
+  std::optional<Plan> run(Plan start);
+
+private:
+  Evaluated evaluate(Plan plan) const;
+  bool better(const Evaluated &a, const Evaluated &b) const {
+    return a.excess != b.excess ? a.excess < b.excess : a.flops < b.flops;
+  }
+  std::optional<Recompute> move(const Evaluated &state, OpId position,
+                                ValueId live, unsigned depth) const;
+  bool timeUp() const { return std::chrono::steady_clock::now() > deadline; }
+
+  const Program &base;
+  const SolverOptions &options;
+  uint64_t budget;
+  std::chrono::steady_clock::time_point deadline;
+};
+
+Evaluated ReachSearch::evaluate(Plan plan) const {
+  Evaluated e;
+  e.plan = shareRecomputedCopies(base, std::move(plan));
+  e.program = materialize(base, e.plan, e.map);
+  e.profile = computeMemoryProfile(e.program, options.countInputs);
+  for (uint64_t live : e.profile.liveBytes)
+    e.excess += live > budget ? live - budget : 0;
+  for (const OpInfo &op : e.program.ops)
+    e.flops += op.flops;
+  e.versions.assign(base.values.size(), {});
+  for (ValueId input : e.program.inputs)
+    e.versions[input].push_back(input);
+  for (const OpInfo &op : e.program.ops)
+    for (ValueId v : op.results) {
+      ValueId origin = e.program.values[v].origin;
+      e.versions[origin == kNone ? v : origin].push_back(v);
+    }
+  e.originalAt.assign(e.program.ops.size(), kNone);
+  for (OpId op = 0; op < e.map.opIndex.size(); ++op)
+    if (e.map.opIndex[op] != kNone)
+      e.originalAt[e.map.opIndex[op]] = op;
+  return e;
+}
+
+std::optional<Recompute> ReachSearch::move(const Evaluated &state,
+                                           OpId position, ValueId live,
+                                           unsigned depth) const {
+  const Program &program = state.program;
+  const ValueInfo &info = program.values[live];
+  ValueId origin = info.origin == kNone ? live : info.origin;
+  OpId def = base.values[origin].def;
+  if (def == kNone || !base.ops[def].recomputable || base.ops[def].mustKeep ||
+      base.values[origin].bytes < options.minRematBytes)
+    return std::nullopt;
+
+  // The next reader after `position`, as an original op: an original op
+  // itself, or the op in front of which the copy that reads it is made.
+  size_t numOps = program.ops.size();
+  const std::vector<OpId> &originalAt = state.originalAt;
+  OpId reader = kNone;
+  for (OpId p = position + 1; p < numOps && reader == kNone; ++p)
+    if (llvm::is_contained(program.ops[p].operands, live))
+      reader = p;
+  if (reader == kNone)
+    return std::nullopt;
+  // Copies sit in front of the next original op that stays.
+  OpId before = kNone;
+  for (OpId p = reader; p < numOps && before == kNone; ++p)
+    before = originalAt[p];
+  if (before == kNone || before <= def)
+    return std::nullopt;
+  OpId insertAt = state.map.opIndex[before];
+  // The new copy goes ahead of the copies already in front of `before`.
+  while (insertAt > 0 && state.map.isCopy[insertAt - 1])
+    --insertAt;
+
+  // The current version of an original value at the insertion point, and
+  // whether its buffer is still live there.
+  auto liveVersionAt = [&](ValueId value) {
+    ValueId version = kNone;
+    for (ValueId v : state.versions[value]) {
+      OpId at = program.values[v].def;
+      if (at != kNone && at >= insertAt)
+        break;
+      version = v;
+    }
+    if (version == kNone)
+      return false;
+    ValueId root = program.rootOf(version);
+    if (program.values[root].def == kNone)
+      return true;
+    const LiveRange &range = state.profile.ranges[root];
+    return range.end != kNone && range.end >= insertAt;
+  };
+
+  // Breadth-first back from the value, `depth` levels at most: operands
+  // whose producers lie deeper are kept alive instead.
+  std::vector<OpId> chain{def};
+  std::vector<unsigned> level{0};
+  for (size_t i = 0; i < chain.size(); ++i)
+    for (ValueId operand : base.ops[chain[i]].operands) {
+      OpId producer = base.values[operand].def;
+      if (producer == kNone || llvm::is_contained(chain, producer) ||
+          liveVersionAt(operand))
+        continue;
+      const OpInfo &op = base.ops[producer];
+      if (op.recomputable && !op.mustKeep && level[i] < depth &&
+          chain.size() < kMaxChainOps) {
+        chain.push_back(producer);
+        level.push_back(level[i] + 1);
+      }
+    }
+  llvm::sort(chain);
+  return Recompute{origin, before, std::move(chain)};
+}
+
+/// `plan` with `added` ahead of the recomputations already in front of the
+/// same op, so that their chains read its copy.
+Plan withRecompute(const Plan &plan, Recompute added) {
+  Plan result = plan;
+  auto at = llvm::find_if(result.recomputes, [&](const Recompute &r) {
+    return r.before == added.before;
+  });
+  result.recomputes.insert(at, std::move(added));
+  return result;
+}
+
+std::optional<Plan> ReachSearch::run(Plan start) {
+  Evaluated state = evaluate(std::move(start));
+  while (state.excess > 0 && !timeUp()) {
+    // The ops furthest over the budget, worst first; all of them when no
+    // move at the worst few lowers the excess.
+    std::vector<OpId> over;
+    for (OpId p = 0; p < state.profile.liveBytes.size(); ++p)
+      if (state.profile.liveBytes[p] > budget)
+        over.push_back(p);
+    llvm::sort(over, [&](OpId a, OpId b) {
+      return state.profile.liveBytes[a] > state.profile.liveBytes[b];
+    });
+
+    std::optional<Evaluated> best;
+    std::set<std::tuple<ValueId, OpId, std::vector<OpId>>> tried;
+    for (size_t p = 0; p < over.size() && !timeUp(); ++p) {
+      if (p == kPositionsPerStep && best)
+        break;
+      OpId position = over[p];
+      for (ValueId live : state.profile.liveAt(state.program, position)) {
+        if (timeUp())
+          break;
+        const OpInfo &op = state.program.ops[position];
+        if (state.program.values[live].isOutput ||
+            state.program.values[live].def == position ||
+            llvm::is_contained(op.operands, live))
+          continue;
+        for (unsigned depth : kChainDepths) {
+          std::optional<Recompute> added = move(state, position, live, depth);
+          // The same move comes up from several positions and depths.
+          if (!added ||
+              !tried.insert({added->value, added->before, added->chain})
+                   .second)
+            continue;
+          Plan plan = withRecompute(state.plan, *added);
+          if (!verifyPlan(base, plan).empty())
+            continue;
+          Evaluated candidate = evaluate(std::move(plan));
+          if (better(candidate, state) && (!best || better(candidate, *best)))
+            best = std::move(candidate);
+        }
+      }
+    }
+    if (!best)
+      return std::nullopt;
+    state = std::move(*best);
+  }
+  if (state.excess > 0)
+    return std::nullopt;
+  return state.plan;
+}
+
+} // namespace
+
+std::optional<Plan>
+remat::searchForBudget(const Program &program, Plan start,
+                       const SolverOptions &options,
+                       std::chrono::steady_clock::time_point deadline) {
+  // Policies (not-saveable values) are greedy's to honour; the search's
+  // moves may keep an operand alive across the boundary.
+  if (!options.budgetBytes || options.minimize ||
+      llvm::is_contained(notSaveableValues(program), true))
+    return std::nullopt;
+  std::optional<Plan> found =
+      ReachSearch(program, options, *options.budgetBytes, deadline)
+          .run(std::move(start));
+  if (!found)
+    return std::nullopt;
+  return dropNeedlessRecomputes(program, std::move(*found), options);
+}
