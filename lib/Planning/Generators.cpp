@@ -207,6 +207,13 @@ Program remat::generateModel(ModelFamily family, const ModelOptions &o) {
     return b.finish(x);
   }
   case ModelFamily::ResNet: {
+    // ResNet's four stages, holding 3/16, 4/16, 6/16 and 3/16 of the blocks
+    // (ResNet-34 and -50): each stage after the first halves the side and
+    // doubles the channels. A deeper network has more blocks per stage, not
+    // more channels, so activations stay the bulk of its memory as in real
+    // networks (doubling every few blocks made the weight gradients of a
+    // 50-block network 10^4 times its activations).
+    constexpr uint64_t kStageEnds[] = {3, 7, 13, 16};
     uint64_t side = length, channels = width / 4 + 1;
     auto act = [&] { return batch * channels * side * side * f32; };
     auto convFlops = [&] { return 2 * 9 * channels * channels * side * side * batch; };
@@ -214,13 +221,22 @@ Program remat::generateModel(ModelFamily family, const ModelOptions &o) {
     ValueId stem = b.op("stem", {x, b.param(27 * channels * f32, "wstem")},
                         act(), 2 * 27 * channels * side * side * batch);
     ValueId h = stem;
+    unsigned stage = 0;
     for (unsigned l = 0; l < o.layers; ++l) {
       std::string s = std::to_string(l);
-      if (l > 0 && l % 3 == 0 && side > 1) {
-        side = std::max<uint64_t>(1, side / 2);
-        channels *= 2;
-        h = b.op("down" + s, {h, b.param(channels * channels * f32, "wd" + s)},
-                 act(), convFlops() / 9);
+      unsigned blockStage = 0;
+      while (blockStage < 3 && uint64_t(l) * kStageEnds[3] >=
+                                   uint64_t(o.layers) * kStageEnds[blockStage])
+        ++blockStage;
+      if (blockStage > stage) {
+        // A strided 1x1 projection into the new stage.
+        uint64_t in = channels;
+        for (; stage < blockStage; ++stage) {
+          side = std::max<uint64_t>(1, side / 2);
+          channels *= 2;
+        }
+        h = b.op("down" + s, {h, b.param(in * channels * f32, "wd" + s)},
+                 act(), 2 * in * channels * side * side * batch);
       }
       ValueId c1 = b.op("conv1_" + s,
                         {h, b.param(9 * channels * channels * f32, "w1_" + s)},
@@ -246,6 +262,9 @@ Program remat::generateModel(ModelFamily family, const ModelOptions &o) {
       return b.op(name, {in, b.param(9 * channels * channels * f32, "w" + name)},
                   act(), convFlops());
     };
+    // Real U-Nets downsample four times (64 to 1024 channels); deeper ones
+    // add levels at the bottom resolution instead of more channels.
+    constexpr unsigned kDownsamplings = 4;
     ValueId h = b.input(batch * 3 * side * side * f32, "image");
     std::vector<ValueId> skips;
     std::vector<std::pair<uint64_t, uint64_t>> shapes;
@@ -255,7 +274,7 @@ Program remat::generateModel(ModelFamily family, const ModelOptions &o) {
       h = conv("enc" + s + "b", h);
       skips.push_back(h);
       shapes.push_back({side, channels});
-      if (side > 1 && l < 12) {
+      if (side > 1 && l < kDownsamplings) {
         side = std::max<uint64_t>(1, side / 2);
         channels *= 2;
       }

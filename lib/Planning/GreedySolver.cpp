@@ -30,9 +30,11 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <sstream>
 #include <tuple>
 
 using namespace remat;
@@ -42,15 +44,31 @@ namespace {
 /// Longest chain of ops one recomputation may re-execute. Longer chains cost
 /// more flops than they usually save and make the search slow.
 constexpr unsigned kMaxChainOps = 16;
-/// A bulk sweep picks up to one recomputation per this many ops (and at
-/// least one) before the program is evaluated again. One per sweep is
+/// Most chain ops in front of one original op that new recomputations may
+/// join by going ahead of them, in programs of more than kMaxSmallOps ops. A
+/// copy made ahead of a group only feeds that group's chains, so a group
+/// grown this way is one long chain split into pieces: without this bound
+/// the search recomputes a residual stream from its first block in front of
+/// every backward block (cheap adds, each step a small win), and the plan
+/// grows quadratically with the depth. Small programs need such cascades
+/// for their least peaks, and their plans stay small anyway.
+constexpr unsigned kMaxGroupOps = 2 * kMaxChainOps;
+/// The first bulk sweep picks up to one recomputation per this many ops (and
+/// at least one) before the program is evaluated again. One per sweep is
 /// exactly the step-wise search; more per sweep is faster but judges later
 /// picks on stale estimates (bench/results/solvers.md has the effect).
 constexpr size_t kOpsPerSweepPick = 128;
-/// Largest program the solver plans three times, with different weights on
-/// bytes (see GreedySolver::solve). Larger ones get one run, so that plan
-/// time stays near-linear.
-constexpr size_t kMaxMultiStartOps = 512;
+/// Sweeps grow up to one pick per this many ops (GreedyPlanner::reducePeak).
+/// Larger sweeps judge too many picks on stale estimates: without this bound
+/// a deep transformer paid a fifth more extra FLOPs.
+constexpr size_t kOpsPerLargestSweepPick = 16;
+/// Exact steps tried on programs of more than kMaxSmallOps ops, after the
+/// sweeps (GreedyPlanner::reducePeak).
+constexpr unsigned kMaxLargeTries = 64;
+/// Largest program that gets the full search: three runs with different
+/// weights on bytes (see GreedySolver::solve) and groups of any size. Larger
+/// ones get one run and kMaxGroupOps, so that plan time stays near-linear.
+constexpr size_t kMaxSmallOps = 512;
 
 /// A plan applied to the program the solver works on.
 struct Snapshot {
@@ -79,7 +97,27 @@ struct Chain {
 struct Placement {
   OpId before = kNone;
   bool ahead = false;
+  /// Chain ops of the groups already in front of `before`.
+  unsigned groupOps = 0;
 };
+
+/// Where to recompute a buffer of `snapshot` that op `use` reads next: in
+/// front of `use`, or, when `use` is a chain op, ahead of the groups in
+/// front of the original op that hosts that chain.
+Placement placementFor(const Snapshot &snapshot, OpId use) {
+  const std::vector<bool> &isCopy = snapshot.map.isCopy;
+  Placement placement;
+  placement.ahead = isCopy[use];
+  OpId host = use;
+  while (isCopy[host])
+    ++host;
+  OpId first = host;
+  while (first > 0 && isCopy[first - 1])
+    --first;
+  placement.before = snapshot.program.ops[host].origin;
+  placement.groupOps = host - first;
+  return placement;
+}
 
 struct Candidate {
   Recompute recompute;
@@ -119,6 +157,15 @@ struct Option {
 
 class GreedyPlanner;
 
+using Clock = std::chrono::steady_clock;
+
+/// What a bulk sweep expects of the program with its picks.
+struct SweepEstimate {
+  uint64_t peak = 0;
+  /// Ops over the budget.
+  size_t over = 0;
+};
+
 /// The candidates at the peak, best first (isBetter). Usually the first one
 /// is accepted, and building a chain costs far more than bounding its score,
 /// so chains are built only while an unbuilt option could still beat the
@@ -141,11 +188,14 @@ private:
 
 class GreedyPlanner {
 public:
-  /// Candidates are ranked by benefit^bytesExponent per flop.
+  /// Candidates are ranked by benefit^bytesExponent per flop. The search
+  /// stops at `deadline` with the best plan it has.
   GreedyPlanner(const Program &program, const SolverOptions &options,
-                double bytesExponent);
+                double bytesExponent, Clock::time_point deadline);
 
   Plan run() const;
+  /// Whether the deadline cut the search short.
+  bool stoppedAtDeadline() const { return stopped; }
 
 private:
   friend class CandidateQueue;
@@ -157,8 +207,22 @@ private:
            (1.0 + flops);
   }
 
+  /// Whether a chain of `chainOps` ops may go to `placement` (kMaxGroupOps),
+  /// with `addedOps` chain ops already placed there since the snapshot.
+  bool fitsGroup(const Placement &placement, size_t chainOps,
+                 unsigned addedOps = 0) const {
+    return !placement.ahead || base.ops.size() <= kMaxSmallOps ||
+           placement.groupOps + addedOps + chainOps <= kMaxGroupOps;
+  }
+
   bool canRecompute(OpId op) const {
     return base.ops[op].recomputable && !base.ops[op].mustKeep;
+  }
+
+  bool pastDeadline() const {
+    if (!stopped && Clock::now() >= deadline)
+      stopped = true;
+    return stopped;
   }
 
   Snapshot snapshot(const Plan &plan) const;
@@ -169,7 +233,9 @@ private:
   /// Stage 2 in bulk: one pass over `snapshot` that picks recomputations for
   /// every op over the budget, judged on estimated live bytes. Returns false
   /// when it found nothing to add.
-  bool sweepOverBudget(Plan &plan, const Snapshot &snapshot) const;
+  /// `expected` is set to what the sweep expects of its evaluation.
+  bool sweepOverBudget(Plan &plan, const Snapshot &snapshot, size_t maxPicks,
+                       SweepEstimate &expected) const;
   CandidateQueue candidatesAtPeak(const Snapshot &snapshot) const;
   /// `option` as a candidate, or false when its chain would keep as many
   /// bytes alive through the peak as it frees.
@@ -185,19 +251,28 @@ private:
   Program base;
   const SolverOptions &options;
   double bytesExponent;
+  Clock::time_point deadline;
+  mutable bool stopped = false;
   /// Forward results of mustRecompute ops, and forward views of them, which
   /// must not stay live into the backward part.
   std::vector<bool> notSaveable;
 };
 
 GreedyPlanner::GreedyPlanner(const Program &program,
-                             const SolverOptions &options,
-                             double bytesExponent)
-    : base(program), options(options), bytesExponent(bytesExponent) {
-  for (OpId op = 0; op < base.ops.size(); ++op)
+                             const SolverOptions &options, double bytesExponent,
+                             Clock::time_point deadline)
+    : base(program), options(options), bytesExponent(bytesExponent),
+      deadline(deadline) {
+  // Names matter to reports, not to the search, and every evaluation copies
+  // them along with the program.
+  for (OpId op = 0; op < base.ops.size(); ++op) {
     base.ops[op].origin = op;
-  for (ValueId v = 0; v < base.values.size(); ++v)
+    base.ops[op].name.clear();
+  }
+  for (ValueId v = 0; v < base.values.size(); ++v) {
     base.values[v].origin = v;
+    base.values[v].name.clear();
+  }
 
   notSaveable.assign(base.values.size(), false);
   if (base.backwardBegin == kNone)
@@ -371,14 +446,11 @@ GreedyPlanner::candidatesAtPeak(const Snapshot &snapshot) const {
     OpId use = nextUse[live];
     if (use == kNone)
       continue;
-    // A chain op reads `live` next: go ahead of the groups in front of the
-    // original op that hosts that chain.
     Option option;
     option.live = live;
-    option.placement.ahead = snapshot.map.isCopy[use];
-    while (snapshot.map.isCopy[use])
-      ++use;
-    option.placement.before = program.ops[use].origin;
+    option.placement = placementFor(snapshot, use);
+    if (!fitsGroup(option.placement, 1))
+      continue;
     option.bound = scoreOf(info.bytes, base.ops[def].flops);
     found.push_back(option);
   }
@@ -391,7 +463,8 @@ bool GreedyPlanner::buildCandidate(const Option &option,
   const ValueInfo &info = snapshot.program.values[option.live];
   Chain chain = buildChain(info.origin, option.placement, snapshot,
                            snapshot.profile.peakOp);
-  if (chain.extendedBytes >= info.bytes)
+  if (chain.extendedBytes >= info.bytes ||
+      !fitsGroup(option.placement, chain.ops.size()))
     return false;
   candidate.recompute = {info.origin, option.placement.before,
                          std::move(chain.ops)};
@@ -420,8 +493,9 @@ struct Gap {
   Chain chain;
 };
 
-bool GreedyPlanner::sweepOverBudget(Plan &plan,
-                                    const Snapshot &snapshot) const {
+bool GreedyPlanner::sweepOverBudget(Plan &plan, const Snapshot &snapshot,
+                                    size_t maxPicks,
+                                    SweepEstimate &expected) const {
   const Program &program = snapshot.program;
   const MemoryProfile &profile = snapshot.profile;
   // With `minimize`, every op is over the target until one without a gap
@@ -492,6 +566,8 @@ bool GreedyPlanner::sweepOverBudget(Plan &plan,
   for (unsigned id = 0; id < gaps.size(); ++id)
     through.insert(id, gaps[id].begin, gaps[id].end, gaps[id].score);
   std::vector<bool> taken(base.values.size(), false);
+  // Values that the chains picked so far read.
+  std::vector<bool> readByPick(base.values.size(), false);
   auto isStale = [&](unsigned id, double score) {
     return taken[gaps[id].origin] || score != gaps[id].score;
   };
@@ -499,8 +575,10 @@ bool GreedyPlanner::sweepOverBudget(Plan &plan,
   // groups in front of an op are merged into the plan at the end.
   std::vector<Recompute> appended;
   llvm::DenseMap<OpId, std::vector<Recompute>> ahead;
+  // Chain ops placed in front of each original op during this sweep.
+  llvm::DenseMap<OpId, unsigned> addedOps;
   constexpr int64_t kUnfixable = std::numeric_limits<int64_t>::min() / 4;
-  size_t picksLeft = std::max<size_t>(1, numOps / kOpsPerSweepPick);
+  size_t picksLeft = maxPicks;
   for (auto [bytes, op] = estimate.max(); bytes > target && picksLeft > 0;
        std::tie(bytes, op) = estimate.max()) {
     unsigned id;
@@ -514,12 +592,13 @@ bool GreedyPlanner::sweepOverBudget(Plan &plan,
     }
     Gap &gap = gaps[id];
     const ValueInfo &info = program.values[gap.live];
-    OpId use = gap.end + 1;
-    Placement placement;
-    placement.ahead = snapshot.map.isCopy[use];
-    while (snapshot.map.isCopy[use])
-      ++use;
-    placement.before = program.ops[use].origin;
+    Placement placement = placementFor(snapshot, gap.end + 1);
+    unsigned &added = addedOps[placement.before];
+    if (!fitsGroup(placement, gap.built ? gap.chain.ops.size() : 1, added)) {
+      // The group is full: retire the gap.
+      gap.score = -1;
+      continue;
+    }
     if (!gap.built) {
       // The bound was optimistic: requeue at the exact score, so that a
       // better gap may go first.
@@ -533,8 +612,27 @@ bool GreedyPlanner::sweepOverBudget(Plan &plan,
         through.insert(id, gap.begin, gap.end, gap.score);
       continue;
     }
+    // Two picks of one sweep that touch the same buffer would each be judged
+    // as if the other were not there: a chain that reads a buffer another
+    // pick frees keeps it alive after all. The later one waits for the next
+    // snapshot.
+    auto chainReads = [&](auto predicate) {
+      return llvm::any_of(gap.chain.ops, [&](OpId chainOp) {
+        return llvm::any_of(base.ops[chainOp].operands, predicate);
+      });
+    };
+    if (readByPick[info.origin] ||
+        chainReads([&](ValueId operand) { return taken[operand]; })) {
+      gap.score = -1;
+      continue;
+    }
+    chainReads([&](ValueId operand) {
+      readByPick[operand] = true;
+      return false;
+    });
     taken[info.origin] = true;
     --picksLeft;
+    added += gap.chain.ops.size();
     Recompute recompute{info.origin, placement.before,
                         std::move(gap.chain.ops)};
     if (placement.ahead)
@@ -546,6 +644,11 @@ bool GreedyPlanner::sweepOverBudget(Plan &plan,
   }
   if (appended.empty() && ahead.empty())
     return false;
+  // Ops marked unfixable stay over.
+  expected.over = llvm::count_if(estimate.values(), [&](int64_t bytes) {
+    return bytes > target || bytes < kUnfixable / 2;
+  });
+  expected.peak = std::max<int64_t>(0, estimate.max().first);
 
   std::vector<Recompute> merged;
   merged.reserve(plan.recomputes.size() + appended.size() + ahead.size());
@@ -620,7 +723,7 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
   // plan time near-linear on large programs (on small ones a sweep picks one,
   // like a step below). A sweep is kept only if it lowers the peak, or, under
   // a budget, the number of ops over it; the exact steps finish the job.
-  auto overBudget = [&](const Snapshot &snapshot) {
+  auto overBudget = [&](const Snapshot &snapshot) -> size_t {
     return llvm::count_if(snapshot.profile.liveBytes, [&](uint64_t bytes) {
       return bytes > *options.budgetBytes;
     });
@@ -630,15 +733,39 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
       return next.profile.peakBytes < current.profile.peakBytes;
     return !options.minimize && overBudget(next) < overBudget(current);
   };
-  while (wantsLower(current)) {
+  // A sweep that its evaluation confirms (no more ops over the budget than
+  // estimated; under `min`, no higher peak) may be twice as large next time,
+  // up to one pick per
+  // kOpsPerLargestSweepPick ops: every sweep is an evaluation of the whole
+  // program, and a deep transformer needs about one pick per three ops. A
+  // rejected sweep is retried at half the size, down to the first one.
+  // Small programs (kMaxSmallOps) do not grow their sweeps.
+  const size_t numOps = base.ops.size();
+  const size_t firstPicks = std::max<size_t>(1, numOps / kOpsPerSweepPick);
+  const size_t mostPicks =
+      numOps > kMaxSmallOps
+          ? std::max(firstPicks, numOps / kOpsPerLargestSweepPick)
+          : firstPicks;
+  size_t picks = firstPicks;
+  while (wantsLower(current) && !pastDeadline()) {
     Plan trial = plan;
-    if (!sweepOverBudget(trial, current))
+    SweepEstimate expected;
+    if (!sweepOverBudget(trial, current, picks, expected))
       break;
     Snapshot next = snapshot(trial);
-    if (!sweepImproves(next, current))
-      break;
+    if (!sweepImproves(next, current)) {
+      if (picks == firstPicks)
+        break;
+      picks = std::max(firstPicks, picks / 2);
+      continue;
+    }
+    bool confirmed = options.minimize
+                         ? next.profile.peakBytes <= expected.peak
+                         : overBudget(next) <= expected.over;
     plan = std::move(trial);
     current = std::move(next);
+    if (confirmed)
+      picks = std::min(picks * 2, mostPicks);
   }
   // Where each accepted step inserted its recomputation, so that the steps
   // after the last one that lowered the peak (they only removed equal peaks)
@@ -646,12 +773,15 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
   std::vector<size_t> insertedAt;
   size_t bestSteps = 0;
   // Every try materializes the program once; this bounds the total work.
-  unsigned triesLeft = 4 * base.ops.size() + 64;
-  while (wantsLower(current) && triesLeft > 0) {
+  // Past kMaxSmallOps, a number of tries that grew with the program would
+  // make the plan time quadratic; the sweeps have done the bulk by then.
+  unsigned triesLeft =
+      numOps > kMaxSmallOps ? kMaxLargeTries : 4 * numOps + 64;
+  while (wantsLower(current) && triesLeft > 0 && !pastDeadline()) {
     bool accepted = false;
     CandidateQueue candidates = candidatesAtPeak(current);
     Candidate candidate;
-    while (triesLeft > 0 && candidates.next(candidate)) {
+    while (triesLeft > 0 && !pastDeadline() && candidates.next(candidate)) {
       --triesLeft;
       // Plan order is emission order in front of the same op.
       auto position = plan.recomputes.end();
@@ -686,7 +816,8 @@ Plan GreedyPlanner::run() const {
   if (options.minimize || options.budgetBytes) {
     reducePeak(plan);
     // A later step can make an earlier one needless.
-    plan = dropNeedlessRecomputes(base, std::move(plan), options);
+    plan = dropNeedlessRecomputes(base, std::move(plan), options, deadline);
+    pastDeadline();
   }
   return plan;
 }
@@ -696,21 +827,38 @@ public:
   std::string name() const override { return "greedy"; }
   SolverResult solve(const Program &program,
                      const SolverOptions &options) override {
+    Clock::time_point deadline =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(
+                               std::max(0.0, options.timeLimitSeconds)));
     // Bytes per flop is the rule. Weighting bytes less (cheap first) or more
     // (large first) finds better plans on some graphs; on small graphs all
     // three runs cost little and the best plan wins.
-    SolverResult best =
-        evaluatePlan(program, GreedyPlanner(program, options, 1).run(),
-                     options);
-    if (program.ops.size() > kMaxMultiStartOps ||
-        (!options.minimize && options.budgetBytes && best.extraFlops == 0))
-      return best;
-    for (double bytesExponent : {0.5, 2.0}) {
-      SolverResult other = evaluatePlan(
-          program, GreedyPlanner(program, options, bytesExponent).run(),
-          options);
-      if (isBetterResult(other, best, options))
-        best = std::move(other);
+    bool stopped = false;
+    auto plan = [&](double bytesExponent) {
+      GreedyPlanner planner(program, options, bytesExponent, deadline);
+      SolverResult result = evaluatePlan(program, planner.run(), options);
+      stopped |= planner.stoppedAtDeadline();
+      return result;
+    };
+    SolverResult best = plan(1);
+    if (program.ops.size() <= kMaxSmallOps &&
+        (options.minimize || !options.budgetBytes || best.extraFlops > 0)) {
+      for (double bytesExponent : {0.5, 2.0}) {
+        if (Clock::now() >= deadline) {
+          stopped = true;
+          break;
+        }
+        SolverResult other = plan(bytesExponent);
+        if (isBetterResult(other, best, options))
+          best = std::move(other);
+      }
+    }
+    if (stopped) {
+      std::ostringstream note;
+      note << "greedy: stopped by the time limit (" << options.timeLimitSeconds
+           << " s); the plan is the best found by then";
+      best.note = note.str();
     }
     return best;
   }

@@ -36,6 +36,14 @@ public:
   /// The largest value and its leftmost position.
   std::pair<int64_t, size_t> max() const { return best[1]; }
 
+  /// Every position's value, in O(n).
+  std::vector<int64_t> values() const {
+    std::vector<int64_t> result(size);
+    if (size)
+      collect(1, 0, size - 1, 0, result);
+    return result;
+  }
+
 private:
   using Entry = std::pair<int64_t, size_t>;
 
@@ -72,6 +80,18 @@ private:
     add(2 * node + 1, mid + 1, hi, first, last, delta);
     best[node] = better(best[2 * node], best[2 * node + 1]);
     best[node].first += pending[node];
+  }
+
+  /// `above`: the additions pending at the ancestors of `node`.
+  void collect(size_t node, size_t lo, size_t hi, int64_t above,
+               std::vector<int64_t> &result) const {
+    if (lo == hi) {
+      result[lo] = best[node].first + above;
+      return;
+    }
+    size_t mid = (lo + hi) / 2;
+    collect(2 * node, lo, mid, above + pending[node], result);
+    collect(2 * node + 1, mid + 1, hi, above + pending[node], result);
   }
 
   size_t size;

@@ -33,8 +33,9 @@ struct Evaluation {
 
 } // namespace
 
-Plan remat::dropNeedlessRecomputes(const Program &program, Plan plan,
-                                   const SolverOptions &options) {
+Plan remat::dropNeedlessRecomputes(
+    const Program &program, Plan plan, const SolverOptions &options,
+    std::chrono::steady_clock::time_point deadline) {
   if (plan.recomputes.empty() ||
       plan.recomputes.size() * program.ops.size() > kMaxPruneWork)
     return plan;
@@ -92,6 +93,9 @@ Plan remat::dropNeedlessRecomputes(const Program &program, Plan plan,
     return trial;
   };
   for (size_t k : order) {
+    // Every try is an evaluation: what is dropped so far stays dropped.
+    if (std::chrono::steady_clock::now() >= deadline)
+      break;
     // What a checkpoint policy asked for stays.
     OpId def = program.values[plan.recomputes[k].value].def;
     if (program.ops[def].mustRecompute)

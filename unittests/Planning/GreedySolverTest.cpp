@@ -396,4 +396,47 @@ TEST(GreedySolverTest, BulkSweepsOnLargeGraphsMeetTheBudget) {
   }
 }
 
+/// A time limit is a promise: a search that it stops still returns a valid
+/// plan, evaluated exactly, and says why it stopped.
+TEST(GreedySolverTest, TimeLimitStopsTheSearchWithAValidPlan) {
+  ModelOptions model;
+  model.layers = 16;
+  Program program = generateModel(ModelFamily::Transformer, model);
+  SolverOptions options =
+      withBudget(computeMemoryProfile(program, false).peakBytes / 2);
+  options.timeLimitSeconds = 0;
+  SolverResult stopped = solveGreedy(program, options);
+  EXPECT_EQ(verifyPlan(program, stopped.plan), "");
+  EXPECT_EQ(stopped.peakBytes, materializedPeak(program, stopped.plan));
+  EXPECT_NE(stopped.note.find("time limit"), std::string::npos);
+
+  options.timeLimitSeconds = 60;
+  SolverResult finished = solveGreedy(program, options);
+  EXPECT_TRUE(finished.feasible);
+  EXPECT_EQ(finished.note.find("time limit"), std::string::npos);
+}
+
+/// On a deep residual stream every block's residual is cheap to recompute
+/// from the one before. Recomputations that go ahead of others in front of
+/// one op are bounded, so the plan grows with the depth, not with its
+/// square (the stream recomputed from the first block before every
+/// backward block).
+TEST(GreedySolverTest, PlansGrowLinearlyOnDeepResidualStreams) {
+  auto chainOpsPerOp = [](unsigned layers) {
+    ModelOptions model;
+    model.layers = layers;
+    Program program = generateModel(ModelFamily::Transformer, model);
+    uint64_t peak = computeMemoryProfile(program, false).peakBytes;
+    SolverResult result = solveGreedy(program, withBudget(peak / 2));
+    EXPECT_TRUE(result.feasible);
+    size_t chainOps = 0;
+    for (const Recompute &recompute : result.plan.recomputes)
+      chainOps += recompute.chain.size();
+    return double(chainOps) / double(program.ops.size());
+  };
+  double shallow = chainOpsPerOp(32);
+  double deep = chainOpsPerOp(256);
+  EXPECT_LT(deep, 1.25 * shallow);
+}
+
 } // namespace

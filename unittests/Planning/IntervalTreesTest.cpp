@@ -33,6 +33,7 @@ TEST(RangeAddMaxTreeTest, MatchesBruteForce) {
       ASSERT_EQ(tree.max(), std::make_pair(values[best], best))
           << "size " << size << " step " << step;
     }
+    EXPECT_EQ(tree.values(), values) << "size " << size;
   }
 }
 

@@ -43,8 +43,10 @@ Program generateRandomDag(const RandomDagOptions &options);
 enum class ModelFamily { Mlp, Transformer, ResNet, UNet };
 
 struct ModelOptions {
-  /// Layers (MLP), blocks (transformer, ResNet) or levels (U-Net: the
-  /// encoder depth, at most 12; more levels repeat the bottom one).
+  /// Layers (MLP), blocks (transformer; ResNet: split over four stages as
+  /// in ResNet-50, channels doubling per stage) or levels (U-Net: the
+  /// encoder depth; channels double over the first four, deeper levels
+  /// keep the bottom resolution and channels).
   unsigned layers = 8;
   /// Batch-like scale factor on every activation.
   unsigned batch = 8;
