@@ -29,9 +29,12 @@
 
 #include "remat/Planning/MemoryProfile.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 using namespace remat;
@@ -184,8 +187,13 @@ std::vector<ValueId> residuals(const Program &program,
   return result;
 }
 
-/// Largest number of chain ops checkpoint-all builds (see its solve).
-constexpr size_t kMaxCheckpointAllOps = 20'000'000;
+/// Most chain ops checkpoint-all builds per op of the program. Its chains go
+/// back to the inputs, so the plan grows with the square of the depth: a
+/// 3,400-op step became 103 MB of IR. Sharing the chains' prefixes would
+/// keep them alive between backward uses, which is no longer least memory;
+/// past this bound the solver refuses instead (the applied step stays within
+/// this many times the size of the original).
+constexpr size_t kMaxCheckpointAllOpsPerOp = 32;
 
 SolverResult noBoundary(const Program &program, const SolverOptions &options,
                         const std::string &name) {
@@ -211,15 +219,19 @@ public:
     Plan plan;
     std::vector<unsigned> mark(program.ops.size(), 0);
     unsigned stamp = 0;
-    // Chains back to the inputs make the plan quadratic in the graph; past
-    // this many chain ops in all it would not fit in memory.
+    // Chains back to the inputs make the plan quadratic in the graph. The
+    // bound also stops the walk early, so a refusal costs O(ops) too.
     size_t chainOps = 0;
+    const size_t maxChainOps = kMaxCheckpointAllOpsPerOp * program.ops.size();
     for (ValueId residual : residuals(program, options)) {
-      if (chainOps > kMaxCheckpointAllOps) {
+      if (chainOps > maxChainOps) {
         SolverResult result = evaluatePlan(program, Plan(), options);
-        result.note = "checkpoint-all: the plan would re-execute more than " +
-                      std::to_string(kMaxCheckpointAllOps) +
-                      " ops; nothing recomputed";
+        result.note =
+            "checkpoint-all refused: recomputing every residual from the "
+            "inputs would re-execute more than " +
+            std::to_string(kMaxCheckpointAllOpsPerOp) +
+            " ops per op of the step (" + std::to_string(maxChainOps) +
+            " ops); nothing recomputed (sqrt-n or greedy scale)";
         return result;
       }
       ++stamp;
@@ -312,6 +324,8 @@ SolverResult XlaSolver::solve(const Program &base,
     MaterializeMap map;
     MemoryProfile profile;
     unsigned peakCount = 0;
+    /// For each recomputed value, its recomputations (indices into the plan).
+    llvm::DenseMap<ValueId, llvm::SmallVector<unsigned, 2>> copiesOf;
   };
   auto snapshot = [&](const Plan &plan) {
     State state;
@@ -319,14 +333,28 @@ SolverResult XlaSolver::solve(const Program &base,
     state.profile = computeMemoryProfile(state.program, options.countInputs);
     state.peakCount =
         llvm::count(state.profile.liveBytes, state.profile.peakBytes);
+    for (unsigned k = 0; k < plan.recomputes.size(); ++k)
+      state.copiesOf[plan.recomputes[k].value].push_back(k);
     return state;
+  };
+  // Every step evaluates the whole program, and the steps grow with it: the
+  // time limit is what bounds a large graph.
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(
+                             std::max(0.0, options.timeLimitSeconds)));
+  bool stopped = false;
+  auto pastDeadline = [&] {
+    stopped = stopped || Clock::now() >= deadline;
+    return stopped;
   };
   State current = snapshot(plan);
   Plan best = plan;
   unsigned triesLeft = 4 * base.ops.size() + 64;
   while ((options.minimize ||
           current.profile.peakBytes > *options.budgetBytes) &&
-         triesLeft > 0) {
+         triesLeft > 0 && !pastDeadline()) {
     const Program &program = current.program;
     OpId peakOp = current.profile.peakOp;
     if (peakOp == kNone)
@@ -368,10 +396,11 @@ SolverResult XlaSolver::solve(const Program &base,
           continue;
         // The version `before` reads: the latest copy placed at or before.
         ValueId version = operand;
-        for (unsigned k = 0; k < plan.recomputes.size(); ++k)
-          if (plan.recomputes[k].value == operand &&
-              plan.recomputes[k].before <= before)
-            version = current.map.copies[k];
+        auto copies = current.copiesOf.find(operand);
+        if (copies != current.copiesOf.end())
+          for (unsigned k : copies->second)
+            if (plan.recomputes[k].before <= before)
+              version = current.map.copies[k];
         ValueId root = program.rootOf(version);
         const LiveRange &range = current.profile.ranges[root];
         if (program.values[root].def != kNone &&
@@ -382,7 +411,7 @@ SolverResult XlaSolver::solve(const Program &base,
       }
       if (!available)
         continue;
-      if (triesLeft-- == 0)
+      if (triesLeft-- == 0 || pastDeadline())
         break;
       plan.recomputes.push_back({value, before, {def}});
       State next = snapshot(plan);
@@ -402,7 +431,11 @@ SolverResult XlaSolver::solve(const Program &base,
     if (!accepted)
       break;
   }
-  return evaluatePlan(base, std::move(best), options);
+  SolverResult result = evaluatePlan(base, std::move(best), options);
+  if (stopped)
+    result.note = "xla: stopped by the time limit; the plan is the best "
+                  "found by then";
+  return result;
 }
 
 } // namespace

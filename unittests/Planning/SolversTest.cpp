@@ -63,6 +63,41 @@ TEST(BaselinesTest, XlaRecomputesTheLargestSingleOp) {
   EXPECT_EQ(verifyPlan(tiny.program, r.plan), "");
 }
 
+/// Recomputing every residual of a deep MLP from the inputs re-executes a
+/// number of ops that grows with the square of its depth: past a bound
+/// proportional to the step, checkpoint-all refuses and says why.
+TEST(BaselinesTest, CheckpointAllRefusesQuadraticPlans) {
+  ModelOptions model;
+  model.batch = 4096;
+  model.layers = 4;
+  Program shallow = generateModel(ModelFamily::Mlp, model);
+  SolverResult fits =
+      createSolver("checkpoint-all")->solve(shallow, withBudget(1));
+  EXPECT_FALSE(fits.plan.recomputes.empty());
+  EXPECT_EQ(fits.note, "");
+
+  model.layers = 200;
+  Program deep = generateModel(ModelFamily::Mlp, model);
+  SolverResult refused =
+      createSolver("checkpoint-all")->solve(deep, withBudget(1));
+  EXPECT_TRUE(refused.plan.recomputes.empty());
+  EXPECT_NE(refused.note.find("refused"), std::string::npos);
+}
+
+/// xla evaluates the whole program at every step; the time limit bounds it,
+/// and a stopped run still returns a valid plan.
+TEST(BaselinesTest, XlaStopsAtTheTimeLimitWithAValidPlan) {
+  ModelOptions model;
+  model.layers = 8;
+  Program program = generateModel(ModelFamily::Transformer, model);
+  SolverOptions options =
+      withBudget(computeMemoryProfile(program, false).peakBytes / 2);
+  options.timeLimitSeconds = 0;
+  SolverResult stopped = createSolver("xla")->solve(program, options);
+  EXPECT_EQ(verifyPlan(program, stopped.plan), "");
+  EXPECT_NE(stopped.note.find("time limit"), std::string::npos);
+}
+
 /// Random small training graphs with constraints sprinkled in.
 Program randomProgram(unsigned seed) {
   RandomDagOptions options;
