@@ -64,7 +64,7 @@ constexpr size_t kOpsPerSweepPick = 128;
 constexpr size_t kOpsPerLargestSweepPick = 16;
 /// Exact steps tried on programs of more than kMaxSmallOps ops, after the
 /// sweeps (GreedyPlanner::reducePeak).
-constexpr unsigned kMaxLargeTries = 64;
+constexpr unsigned kMaxLargeTries = 16;
 /// Largest program that gets the full search: three runs with different
 /// weights on bytes (see GreedySolver::solve) and groups of any size. Larger
 /// ones get one run and kMaxGroupOps, so that plan time stays near-linear.

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Plan time of one solver on every model family at about 1k, 10k and 100k ops.
+
+    python3 bench/scaling-families.py [--solver greedy] [--budgets 0.5,0.7,min]
+                                      [--time-limit 60] [--quick]
+
+bench/run.py sweeps sizes on random DAGs only; deep transformers, ResNets
+and U-Nets have structure (residual streams, long skips) that random DAGs
+lack, and a solver can be near-linear on one and not on the other. For
+each family x size x budget this runs `build/bin/remat-bench run` once and
+fits plan time ~ ops^k by least squares on log-log, per family and budget.
+
+Writes bench/results/scaling-families.md and scaling-families.csv.
+"""
+
+import argparse
+import csv
+import io
+import math
+import os
+import platform
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RESULTS = os.path.join(ROOT, "bench", "results")
+
+# Depths that give about 1k, 10k and 100k ops. The MLP and U-Net use the
+# shapes under which their activations, not their weight gradients, are
+# the memory (bench/run.py's MLP batch; a 256-pixel U-Net).
+FAMILIES = [
+    ("transformer", ["--model=transformer"], "--layers", [30, 300, 3000]),
+    ("resnet", ["--model=resnet"], "--layers", [55, 550, 5500]),
+    ("unet", ["--model=unet", "--width=64", "--length=256"], "--layers",
+     [50, 500, 5000]),
+    ("mlp", ["--model=mlp", "--batch=4096"], "--layers", [200, 2000, 20000]),
+    ("dag", ["--model=dag", "--dag-width=4", "--density=0.05", "--seed=1"],
+     "--depth", [120, 1240, 12480]),
+]
+
+
+def fit_exponent(points):
+    """Least-squares slope of log(time) over log(ops)."""
+    xs = [math.log(n) for n, _ in points]
+    ys = [math.log(max(t, 1e-6)) for _, t in points]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    var = sum((x - mx) ** 2 for x in xs)
+    if var == 0:
+        return float("nan")
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / var
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--remat-bench",
+                        default=os.path.join(ROOT, "build", "bin",
+                                             "remat-bench"))
+    parser.add_argument("--solver", default="greedy")
+    parser.add_argument("--budgets", default="0.5,0.7,min")
+    parser.add_argument("--time-limit", type=float, default=60)
+    parser.add_argument("--quick", action="store_true",
+                        help="1k and 10k ops only")
+    args = parser.parse_args()
+    budgets = args.budgets.split(",")
+
+    rows = []
+    for family, graph_args, depth_flag, depths in FAMILIES:
+        for depth in depths[:2] if args.quick else depths:
+            cmd = [args.remat_bench, "run"] + graph_args + [
+                "%s=%d" % (depth_flag, depth), "--solvers=" + args.solver,
+                "--budgets=" + ",".join(budgets),
+                "--time-limit=%g" % args.time_limit]
+            out = subprocess.run(cmd, check=True, capture_output=True,
+                                 text=True).stdout
+            for r in csv.DictReader(io.StringIO(out)):
+                r["family"] = family
+                rows.append(r)
+                print("%-11s %7s ops %-4s %9.0f ms  extra %s%%  %s" % (
+                    family, r["ops"], r["budget"], float(r["solve_ms"]),
+                    r["extra_flops_percent"],
+                    "feasible" if r["feasible"] == "1" else "infeasible"),
+                    file=sys.stderr)
+
+    os.makedirs(RESULTS, exist_ok=True)
+    fields = ["family", "ops", "budget", "solve_ms", "peak", "feasible",
+              "extra_flops_percent", "note"]
+    with open(os.path.join(RESULTS, "scaling-families.csv"), "w",
+              newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=fields)
+        writer.writeheader()
+        for r in rows:
+            writer.writerow({k: r.get(k, "") for k in fields})
+
+    md = ["# Plan time per model family", "",
+          "`python3 bench/scaling-families.py` (solver `%s`, time limit "
+          "%g s) on %s, %s." % (args.solver, args.time_limit,
+                                platform.processor() or platform.machine(),
+                                platform.platform()),
+          "Plan time is `remat-bench run`'s solve time; the exponent k fits "
+          "time ~ ops^k over the sizes (least squares on log-log).", ""]
+    md.append("| family | budget | " + " | ".join(
+        "ops | ms | extra FLOPs" for _ in range(3)) + " | k |")
+    md.append("|---|---|" + "---|---|---|" * 3 + "---|")
+    for family, _, _, _ in FAMILIES:
+        for budget in budgets:
+            runs = sorted((r for r in rows if r["family"] == family and
+                           r["budget"] == budget),
+                          key=lambda r: int(r["ops"]))
+            if not runs:
+                continue
+            cells = []
+            for r in runs:
+                extra = "%.3f%%" % float(r["extra_flops_percent"])
+                if r["feasible"] != "1":
+                    extra += " (infeasible)"
+                cells.append("%s | %.0f | %s" % (r["ops"],
+                                                 float(r["solve_ms"]), extra))
+            cells += [" |  | "] * (3 - len(runs))
+            k = fit_exponent([(int(r["ops"]), float(r["solve_ms"]))
+                              for r in runs])
+            md.append("| %s | %s | %s | %.2f |" % (family, budget,
+                                                   " | ".join(cells), k))
+    md.append("")
+    with open(os.path.join(RESULTS, "scaling-families.md"), "w") as f:
+        f.write("\n".join(md))
+
+
+if __name__ == "__main__":
+    main()
