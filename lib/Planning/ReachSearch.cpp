@@ -39,9 +39,14 @@ constexpr unsigned kMaxChainOps = 64;
 /// Chains tried per move: how many producer levels are re-executed rather
 /// than kept alive.
 constexpr unsigned kChainDepths[] = {0, 1, 2, 4, kMaxChainOps};
-/// Ops over the budget whose live values are tried per step before the
-/// best move found is taken: the worst ones.
+/// Ops over the budget whose live values are tried first, the worst ones;
+/// all of them when none of those moves lowers the excess.
 constexpr unsigned kPositionsPerStep = 3;
+/// Steps that do not lower the excess, taken when no step does.
+constexpr unsigned kMaxSidewaysSteps = 8;
+/// Moves evaluated exactly before the best one found is taken; four times
+/// as many again while none lowers the excess.
+constexpr size_t kFirstBatch = 32;
 
 struct Evaluated {
   Plan plan;
@@ -57,22 +62,44 @@ struct Evaluated {
   std::vector<OpId> originalAt;
 };
 
+/// `plan` with `added` ahead of the recomputations already in front of the
+/// same op, so that their chains read its copy.
+Plan withRecompute(const Plan &plan, Recompute added) {
+  Plan result = plan;
+  auto at = llvm::find_if(result.recomputes, [&](const Recompute &r) {
+    return r.before == added.before;
+  });
+  result.recomputes.insert(at, std::move(added));
+  return result;
+}
+
 class ReachSearch {
 public:
   ReachSearch(const Program &program, const SolverOptions &options,
               uint64_t budget, std::chrono::steady_clock::time_point deadline)
       : base(program), options(options), budget(budget), deadline(deadline) {}
 
-  /// Returns a plan that meets the budget, or nullopt.
-  std::optional<Plan> run(Plan start);
+  /// Returns the plan with the least excess found (zero: the budget holds).
+  Plan run(Plan start);
 
 private:
   Evaluated evaluate(Plan plan) const;
   bool better(const Evaluated &a, const Evaluated &b) const {
     return a.excess != b.excess ? a.excess < b.excess : a.flops < b.flops;
   }
-  std::optional<Recompute> move(const Evaluated &state, OpId position,
-                                ValueId live, unsigned depth) const;
+  struct Move {
+    Recompute recompute;
+    /// The excess the freed stretch covers (the chain's own bytes aside):
+    /// moves are evaluated exactly in this order.
+    uint64_t gain = 0;
+  };
+  std::optional<Move> move(const Evaluated &state, OpId position,
+                           ValueId live, unsigned depth) const;
+  /// Evaluates `moves` best estimate first, in growing batches, and returns
+  /// the best state of the first batch that lowers the excess, else the
+  /// best of all (which does not).
+  std::optional<Evaluated> bestMove(const Evaluated &state,
+                                    std::vector<Move> moves) const;
   bool timeUp() const { return std::chrono::steady_clock::now() > deadline; }
 
   const Program &base;
@@ -105,9 +132,9 @@ Evaluated ReachSearch::evaluate(Plan plan) const {
   return e;
 }
 
-std::optional<Recompute> ReachSearch::move(const Evaluated &state,
-                                           OpId position, ValueId live,
-                                           unsigned depth) const {
+std::optional<ReachSearch::Move>
+ReachSearch::move(const Evaluated &state, OpId position, ValueId live,
+                  unsigned depth) const {
   const Program &program = state.program;
   const ValueInfo &info = program.values[live];
   ValueId origin = info.origin == kNone ? live : info.origin;
@@ -174,25 +201,53 @@ std::optional<Recompute> ReachSearch::move(const Evaluated &state,
       }
     }
   llvm::sort(chain);
-  return Recompute{origin, before, std::move(chain)};
+
+  // `live` dies at its last reader up to `position` (or where it is made)
+  // instead of at `insertAt`.
+  const LiveRange &range = state.profile.ranges[live];
+  OpId from = range.begin == kNone ? 0 : range.begin;
+  for (OpId p = position; p > from; --p)
+    if (llvm::is_contained(program.ops[p].operands, live)) {
+      from = p;
+      break;
+    }
+  uint64_t gain = 0;
+  for (OpId p = from + 1; p < insertAt; ++p) {
+    uint64_t bytes = state.profile.liveBytes[p];
+    gain += std::min<uint64_t>(info.bytes, bytes > budget ? bytes - budget : 0);
+  }
+  return Move{Recompute{origin, before, std::move(chain)}, gain};
 }
 
-/// `plan` with `added` ahead of the recomputations already in front of the
-/// same op, so that their chains read its copy.
-Plan withRecompute(const Plan &plan, Recompute added) {
-  Plan result = plan;
-  auto at = llvm::find_if(result.recomputes, [&](const Recompute &r) {
-    return r.before == added.before;
+std::optional<Evaluated>
+ReachSearch::bestMove(const Evaluated &state, std::vector<Move> moves) const {
+  llvm::stable_sort(moves, [](const Move &a, const Move &b) {
+    return a.gain > b.gain;
   });
-  result.recomputes.insert(at, std::move(added));
-  return result;
+  std::optional<Evaluated> best;
+  size_t batch = kFirstBatch;
+  for (size_t i = 0; i < moves.size() && !timeUp(); ++i) {
+    if (i == batch) {
+      if (best && better(*best, state))
+        break;
+      batch *= 4;
+    }
+    Plan plan = withRecompute(state.plan, moves[i].recompute);
+    if (!verifyPlan(base, plan).empty())
+      continue;
+    Evaluated candidate = evaluate(std::move(plan));
+    if (!best || better(candidate, *best))
+      best = std::move(candidate);
+  }
+  return best;
 }
 
-std::optional<Plan> ReachSearch::run(Plan start) {
+Plan ReachSearch::run(Plan start) {
   Evaluated state = evaluate(std::move(start));
+  Evaluated found = state;
+  unsigned sideways = 0;
   while (state.excess > 0 && !timeUp()) {
-    // The ops furthest over the budget, worst first; all of them when no
-    // move at the worst few lowers the excess.
+    // The ops furthest over the budget, worst first.
     std::vector<OpId> over;
     for (OpId p = 0; p < state.profile.liveBytes.size(); ++p)
       if (state.profile.liveBytes[p] > budget)
@@ -203,41 +258,46 @@ std::optional<Plan> ReachSearch::run(Plan start) {
 
     std::optional<Evaluated> best;
     std::set<std::tuple<ValueId, OpId, std::vector<OpId>>> tried;
+    std::vector<Move> moves;
     for (size_t p = 0; p < over.size() && !timeUp(); ++p) {
-      if (p == kPositionsPerStep && best)
-        break;
       OpId position = over[p];
       for (ValueId live : state.profile.liveAt(state.program, position)) {
-        if (timeUp())
-          break;
         const OpInfo &op = state.program.ops[position];
         if (state.program.values[live].isOutput ||
             state.program.values[live].def == position ||
             llvm::is_contained(op.operands, live))
           continue;
         for (unsigned depth : kChainDepths) {
-          std::optional<Recompute> added = move(state, position, live, depth);
+          std::optional<Move> added = move(state, position, live, depth);
           // The same move comes up from several positions and depths.
-          if (!added ||
-              !tried.insert({added->value, added->before, added->chain})
-                   .second)
-            continue;
-          Plan plan = withRecompute(state.plan, *added);
-          if (!verifyPlan(base, plan).empty())
-            continue;
-          Evaluated candidate = evaluate(std::move(plan));
-          if (better(candidate, state) && (!best || better(candidate, *best)))
-            best = std::move(candidate);
+          if (added && tried.insert({added->recompute.value,
+                                     added->recompute.before,
+                                     added->recompute.chain})
+                           .second)
+            moves.push_back(std::move(*added));
         }
+      }
+      // The worst few positions first, then all of them.
+      if (p + 1 == kPositionsPerStep || p + 1 == over.size()) {
+        std::optional<Evaluated> candidate = bestMove(state, std::move(moves));
+        moves.clear();
+        if (candidate && (!best || better(*candidate, *best)))
+          best = std::move(candidate);
+        if (best && better(*best, state))
+          break;
       }
     }
     if (!best)
-      return std::nullopt;
+      break;
+    // A step that does not lower the excess may still lead somewhere a few
+    // steps on: a bounded number are taken, and the best state kept.
+    if (!better(*best, state) && ++sideways > kMaxSidewaysSteps)
+      break;
     state = std::move(*best);
+    if (better(state, found))
+      found = state;
   }
-  if (state.excess > 0)
-    return std::nullopt;
-  return state.plan;
+  return std::move(found.plan);
 }
 
 } // namespace
@@ -251,10 +311,7 @@ remat::searchForBudget(const Program &program, Plan start,
   if (!options.budgetBytes || options.minimize ||
       llvm::is_contained(notSaveableValues(program), true))
     return std::nullopt;
-  std::optional<Plan> found =
-      ReachSearch(program, options, *options.budgetBytes, deadline)
-          .run(std::move(start));
-  if (!found)
-    return std::nullopt;
-  return dropNeedlessRecomputes(program, std::move(*found), options);
+  Plan found = ReachSearch(program, options, *options.budgetBytes, deadline)
+                   .run(std::move(start));
+  return dropNeedlessRecomputes(program, std::move(found), options);
 }

@@ -29,7 +29,7 @@ public:
 /// The default solver: greedy, then, when greedy misses the budget (or
 /// under `min`, below greedy's least peak), the local search of
 /// ReachSearch.cpp from greedy's plan. The search gets the time limit left,
-/// but at most 2 s plus ten times greedy's own time, so that it never turns
+/// but at most 5 s plus ten times greedy's own time, so that it never turns
 /// a fast plan into a slow one for little.
 class GreedySearchSolver : public Solver {
 public:
@@ -45,7 +45,7 @@ public:
     SolverResult greedy = createGreedySolver()->solve(program, options);
     auto now = Clock::now();
     auto deadline = std::min(start + seconds(options.timeLimitSeconds),
-                             now + seconds(2) + 10 * (now - start));
+                             now + seconds(5) + 10 * (now - start));
     if ((greedy.feasible && !options.minimize) ||
         program.ops.size() > kMaxSearchOps)
       return greedy;
@@ -53,7 +53,7 @@ public:
     target.minimize = false;
     SolverResult best = greedy;
     bool improved = false;
-    while (greedy.peakBytes > 0 && Clock::now() < deadline) {
+    while (best.peakBytes > 0 && Clock::now() < deadline) {
       if (options.minimize)
         target.budgetBytes = best.peakBytes - 1;
       std::optional<Plan> found =
@@ -61,7 +61,9 @@ public:
       if (!found)
         break;
       SolverResult result = evaluatePlan(program, std::move(*found), options);
-      if (result.peakBytes > *target.budgetBytes)
+      bool better = options.minimize ? result.peakBytes < best.peakBytes
+                                     : isBetterResult(result, best, options);
+      if (!better)
         break;
       best = std::move(result);
       improved = true;
@@ -69,9 +71,11 @@ public:
         break;
     }
     if (improved)
-      best.note = options.minimize
-                      ? "local search lowered greedy's least peak"
-                      : "greedy missed the budget; local search met it";
+      best.note = options.minimize ? "local search lowered greedy's least peak"
+                  : best.feasible  ? "greedy missed the budget; local search "
+                                     "met it"
+                                   : "greedy missed the budget; local search "
+                                     "came closer";
     return best;
   }
 

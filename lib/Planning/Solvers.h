@@ -66,9 +66,10 @@ bool isBetterResult(const SolverResult &a, const SolverResult &b,
                     const SolverOptions &options);
 
 /// Local search from `start` towards options.budgetBytes, judged on exact
-/// evaluations (ReachSearch.cpp): a pruned plan that meets the budget, or
-/// nullopt when none was found before `deadline`. Budgets only (not `min`),
-/// programs without checkpoint policies.
+/// evaluations (ReachSearch.cpp): the pruned plan with the least excess over
+/// the budget found before `deadline` (it meets the budget when that excess
+/// is zero), or nullopt where the search does not apply (`min`, checkpoint
+/// policies).
 std::optional<Plan> searchForBudget(const Program &program, Plan start,
                                     const SolverOptions &options,
                                     std::chrono::steady_clock::time_point
