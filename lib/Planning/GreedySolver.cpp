@@ -45,14 +45,16 @@ namespace {
 /// more flops than they usually save and make the search slow.
 constexpr unsigned kMaxChainOps = 16;
 /// Most chain ops in front of one original op that new recomputations may
-/// join by going ahead of them, in programs of more than kMaxSmallOps ops. A
-/// copy made ahead of a group only feeds that group's chains, so a group
-/// grown this way is one long chain split into pieces: without this bound
-/// the search recomputes a residual stream from its first block in front of
-/// every backward block (cheap adds, each step a small win), and the plan
-/// grows quadratically with the depth. Small programs need such cascades
-/// for their least peaks, and their plans stay small anyway.
+/// join by going ahead of them: kGroupWork / ops, and at least this. A copy
+/// made ahead of a group only feeds that group's chains, so a group grown
+/// this way is one long chain split into pieces: without a bound the search
+/// recomputes a residual stream from its first block in front of every
+/// backward block (cheap adds, each step a small win), and the plan grows
+/// quadratically with the depth. Smaller programs need such cascades for
+/// their least peaks (a 55-block ResNet's was 12% higher at this bound),
+/// and afford them.
 constexpr unsigned kMaxGroupOps = 2 * kMaxChainOps;
+constexpr size_t kGroupWork = size_t(1) << 18;
 /// The first bulk sweep picks up to one recomputation per this many ops (and
 /// at least one) before the program is evaluated again. One per sweep is
 /// exactly the step-wise search; more per sweep is faster but judges later
@@ -62,12 +64,16 @@ constexpr size_t kOpsPerSweepPick = 128;
 /// Larger sweeps judge too many picks on stale estimates: without this bound
 /// a deep transformer paid a fifth more extra FLOPs.
 constexpr size_t kOpsPerLargestSweepPick = 16;
-/// Exact steps tried on programs of more than kMaxSmallOps ops, after the
-/// sweeps (GreedyPlanner::reducePeak).
+/// Exact steps tried after the sweeps (GreedyPlanner::reducePeak), each an
+/// evaluation of the program: kExactWork / ops, and at least this.
 constexpr unsigned kMaxLargeTries = 16;
-/// Largest program that gets the full search: three runs with different
-/// weights on bytes (see GreedySolver::solve) and groups of any size. Larger
-/// ones get one run and kMaxGroupOps, so that plan time stays near-linear.
+constexpr size_t kExactWork = size_t(1) << 20;
+/// Programs from this size on grow their sweeps (GreedyPlanner::reducePeak):
+/// below it, sweeps cost little and growing them cost FLOPs.
+constexpr size_t kMinGrowingOps = 4096;
+/// Largest program planned three times, with different weights on bytes
+/// (see GreedySolver::solve). Larger ones get one run, so that plan time
+/// stays near-linear.
 constexpr size_t kMaxSmallOps = 512;
 
 /// A plan applied to the program the solver works on.
@@ -211,8 +217,8 @@ private:
   /// with `addedOps` chain ops already placed there since the snapshot.
   bool fitsGroup(const Placement &placement, size_t chainOps,
                  unsigned addedOps = 0) const {
-    return !placement.ahead || base.ops.size() <= kMaxSmallOps ||
-           placement.groupOps + addedOps + chainOps <= kMaxGroupOps;
+    return !placement.ahead ||
+           placement.groupOps + addedOps + chainOps <= maxGroupOps;
   }
 
   bool canRecompute(OpId op) const {
@@ -253,6 +259,7 @@ private:
   double bytesExponent;
   Clock::time_point deadline;
   mutable bool stopped = false;
+  size_t maxGroupOps;
   /// Forward results of mustRecompute ops, and forward views of them, which
   /// must not stay live into the backward part.
   std::vector<bool> notSaveable;
@@ -262,7 +269,10 @@ GreedyPlanner::GreedyPlanner(const Program &program,
                              const SolverOptions &options, double bytesExponent,
                              Clock::time_point deadline)
     : base(program), options(options), bytesExponent(bytesExponent),
-      deadline(deadline) {
+      deadline(deadline),
+      maxGroupOps(std::max<size_t>(kMaxGroupOps,
+                                   kGroupWork / std::max<size_t>(
+                                                    program.ops.size(), 1))) {
   // Names matter to reports, not to the search, and every evaluation copies
   // them along with the program.
   for (OpId op = 0; op < base.ops.size(); ++op) {
@@ -739,11 +749,11 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
   // kOpsPerLargestSweepPick ops: every sweep is an evaluation of the whole
   // program, and a deep transformer needs about one pick per three ops. A
   // rejected sweep is retried at half the size, down to the first one.
-  // Small programs (kMaxSmallOps) do not grow their sweeps.
+  // Programs under kMinGrowingOps do not grow their sweeps.
   const size_t numOps = base.ops.size();
   const size_t firstPicks = std::max<size_t>(1, numOps / kOpsPerSweepPick);
   const size_t mostPicks =
-      numOps > kMaxSmallOps
+      numOps >= kMinGrowingOps
           ? std::max(firstPicks, numOps / kOpsPerLargestSweepPick)
           : firstPicks;
   size_t picks = firstPicks;
@@ -776,7 +786,9 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
   // Past kMaxSmallOps, a number of tries that grew with the program would
   // make the plan time quadratic; the sweeps have done the bulk by then.
   unsigned triesLeft =
-      numOps > kMaxSmallOps ? kMaxLargeTries : 4 * numOps + 64;
+      numOps > kMaxSmallOps
+          ? std::max<size_t>(kMaxLargeTries, kExactWork / numOps)
+          : 4 * numOps + 64;
   while (wantsLower(current) && triesLeft > 0 && !pastDeadline()) {
     bool accepted = false;
     CandidateQueue candidates = candidatesAtPeak(current);
