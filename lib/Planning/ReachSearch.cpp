@@ -76,8 +76,10 @@ Plan withRecompute(const Plan &plan, Recompute added) {
 class ReachSearch {
 public:
   ReachSearch(const Program &program, const SolverOptions &options,
-              uint64_t budget, std::chrono::steady_clock::time_point deadline)
-      : base(program), options(options), budget(budget), deadline(deadline) {}
+              uint64_t budget, std::chrono::steady_clock::time_point deadline,
+              uint64_t &evaluationsLeft)
+      : base(program), options(options), budget(budget), deadline(deadline),
+        evaluationsLeft(evaluationsLeft) {}
 
   /// Returns the plan with the least excess found (zero: the budget holds).
   Plan run(Plan start);
@@ -100,15 +102,22 @@ private:
   /// best of all (which does not).
   std::optional<Evaluated> bestMove(const Evaluated &state,
                                     std::vector<Move> moves) const;
-  bool timeUp() const { return std::chrono::steady_clock::now() > deadline; }
+  /// Out of evaluations (the effort limit, which keeps results the same
+  /// from run to run) or out of time (the user's limit).
+  bool timeUp() const {
+    return evaluationsLeft == 0 || std::chrono::steady_clock::now() > deadline;
+  }
 
   const Program &base;
   const SolverOptions &options;
   uint64_t budget;
   std::chrono::steady_clock::time_point deadline;
+  uint64_t &evaluationsLeft;
 };
 
 Evaluated ReachSearch::evaluate(Plan plan) const {
+  if (evaluationsLeft > 0)
+    --evaluationsLeft;
   Evaluated e;
   e.plan = shareRecomputedCopies(base, std::move(plan));
   e.program = materialize(base, e.plan, e.map);
@@ -305,13 +314,15 @@ Plan ReachSearch::run(Plan start) {
 std::optional<Plan>
 remat::searchForBudget(const Program &program, Plan start,
                        const SolverOptions &options,
-                       std::chrono::steady_clock::time_point deadline) {
+                       std::chrono::steady_clock::time_point deadline,
+                       uint64_t &evaluationsLeft) {
   // Policies (not-saveable values) are greedy's to honour; the search's
   // moves may keep an operand alive across the boundary.
   if (!options.budgetBytes || options.minimize ||
       llvm::is_contained(notSaveableValues(program), true))
     return std::nullopt;
-  Plan found = ReachSearch(program, options, *options.budgetBytes, deadline)
+  Plan found = ReachSearch(program, options, *options.budgetBytes, deadline,
+                           evaluationsLeft)
                    .run(std::move(start));
   return dropNeedlessRecomputes(program, std::move(found), options);
 }

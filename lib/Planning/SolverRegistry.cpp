@@ -28,24 +28,23 @@ public:
 
 /// The default solver: greedy, then, when greedy misses the budget (or
 /// under `min`, below greedy's least peak), the local search of
-/// ReachSearch.cpp from greedy's plan. The search gets the time limit left,
-/// but at most 5 s plus ten times greedy's own time, so that it never turns
-/// a fast plan into a slow one for little.
+/// ReachSearch.cpp from greedy's plan. The search's effort is a number of
+/// exact evaluations, each O(ops), so that the same input gets the same
+/// plan on any machine; the time limit stays the hard stop.
 class GreedySearchSolver : public Solver {
 public:
   std::string name() const override { return "greedy"; }
   SolverResult solve(const Program &program,
                      const SolverOptions &options) override {
     using Clock = std::chrono::steady_clock;
-    auto seconds = [](double s) {
-      return std::chrono::duration_cast<Clock::duration>(
-          std::chrono::duration<double>(s));
-    };
-    auto start = Clock::now();
+    auto deadline =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(
+                               options.timeLimitSeconds));
     SolverResult greedy = createGreedySolver()->solve(program, options);
-    auto now = Clock::now();
-    auto deadline = std::min(start + seconds(options.timeLimitSeconds),
-                             now + seconds(5) + 10 * (now - start));
+    uint64_t evaluationsLeft =
+        std::max<uint64_t>(kMinEvaluations,
+                           kSearchWork / std::max<size_t>(1, program.ops.size()));
     if ((greedy.feasible && !options.minimize) ||
         program.ops.size() > kMaxSearchOps)
       return greedy;
@@ -57,7 +56,8 @@ public:
       if (options.minimize)
         target.budgetBytes = best.peakBytes - 1;
       std::optional<Plan> found =
-          searchForBudget(program, best.plan, target, deadline);
+          searchForBudget(program, best.plan, target, deadline,
+                          evaluationsLeft);
       if (!found)
         break;
       SolverResult result = evaluatePlan(program, std::move(*found), options);
@@ -82,6 +82,10 @@ public:
 private:
   /// Each step of the search evaluates tens of moves exactly.
   static constexpr size_t kMaxSearchOps = 5000;
+  /// Op-evaluations the search may spend (a few seconds), and the least
+  /// number of evaluations on any program.
+  static constexpr uint64_t kSearchWork = 4'000'000;
+  static constexpr uint64_t kMinEvaluations = 400;
 };
 
 } // namespace

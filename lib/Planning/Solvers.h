@@ -67,13 +67,14 @@ bool isBetterResult(const SolverResult &a, const SolverResult &b,
 
 /// Local search from `start` towards options.budgetBytes, judged on exact
 /// evaluations (ReachSearch.cpp): the pruned plan with the least excess over
-/// the budget found before `deadline` (it meets the budget when that excess
-/// is zero), or nullopt where the search does not apply (`min`, checkpoint
-/// policies).
+/// the budget found before `deadline` or the last of `evaluationsLeft` (it
+/// meets the budget when that excess is zero), or nullopt where the search
+/// does not apply (`min`, checkpoint policies).
 std::optional<Plan> searchForBudget(const Program &program, Plan start,
                                     const SolverOptions &options,
                                     std::chrono::steady_clock::time_point
-                                        deadline);
+                                        deadline,
+                                    uint64_t &evaluationsLeft);
 
 /// Splits recompute chains so that later readers of a chain's intermediate
 /// read its copy instead of an older version (ShareCopies.cpp). Never raises
