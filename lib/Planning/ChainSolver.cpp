@@ -266,12 +266,22 @@ SolverResult ChainSolver::solve(const Program &program,
         break;
   }
   considerOneLevel(program, chain, options, candidates, start);
-  candidates.consider(createDefaultSolver()->solve(program, options));
+  // Greedy gets what the DP and the one-level search left of the limit.
+  auto deadline =
+      start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                  std::chrono::duration<double>(options.timeLimitSeconds));
+  SolverOptions rest = options;
+  rest.timeLimitSeconds = std::max(
+      0.05, std::chrono::duration<double>(deadline -
+                                          std::chrono::steady_clock::now())
+                .count());
+  candidates.consider(createDefaultSolver()->solve(program, rest));
   SolverResult best = candidates.get();
   // Moves that gain nothing (an activation no backward op needs early)
   // are dropped; the FLOPs do not change.
   SolverResult result = evaluatePlan(
-      program, dropNeedlessRecomputes(program, std::move(best.plan), options),
+      program,
+      dropNeedlessRecomputes(program, std::move(best.plan), options, deadline),
       options);
   result.note = std::move(best.note);
   if (!useDP && result.note.empty())

@@ -324,5 +324,5 @@ remat::searchForBudget(const Program &program, Plan start,
   Plan found = ReachSearch(program, options, *options.budgetBytes, deadline,
                            evaluationsLeft)
                    .run(std::move(start));
-  return dropNeedlessRecomputes(program, std::move(found), options);
+  return dropNeedlessRecomputes(program, std::move(found), options, deadline);
 }
