@@ -141,7 +141,8 @@ bool IlpModel::build(bool conservative) {
   objectiveOffset = 0;
   for (OpId t = 0; t < n; ++t) {
     const OpInfo &info = program.ops[t];
-    if (!info.recomputable || info.mustKeep || output[t] || !read[t] ||
+    if (!allowMoves || !info.recomputable || info.mustKeep || output[t] ||
+        !read[t] ||
         info.results.empty())
       continue;
     kIndex[t] = addVar(double(info.flops) * flopScale, 0, 1);

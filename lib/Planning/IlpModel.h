@@ -24,9 +24,12 @@ namespace remat {
 /// extra FLOPs of every plan) or conservative (every solution fits).
 class IlpModel {
 public:
+  /// Without `allowMoves`, every op runs at its own place (K = 1): the
+  /// fixed-order space of Checkmate, whose LP bound is much tighter.
   IlpModel(const Program &program, const SolverOptions &options,
-           uint64_t budget)
-      : program(program), options(options), budget(budget) {}
+           uint64_t budget, bool allowMoves)
+      : program(program), options(options), budget(budget),
+        allowMoves(allowMoves) {}
 
   /// Builds the MIP; false if it is too large.
   bool build(bool conservative);
@@ -84,6 +87,7 @@ private:
   const Program &program;
   const SolverOptions &options;
   uint64_t budget;
+  bool allowMoves;
   double flopScale = 1;
 
   std::vector<uint64_t> bytes;

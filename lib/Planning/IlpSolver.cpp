@@ -158,70 +158,113 @@ SolverResult IlpSolver::solve(const Program &program,
   uint64_t budget = effective.budgetBytes ? *effective.budgetBytes : UINT64_MAX;
   double cutoff = bestIndex >= 0 ? double(best.extraFlops) : INFINITY;
 
-  double lowerBound = -1;
-  bool relaxedOptimal = false;
-  bool timedOut = false;
-  for (bool conservative : {false, true}) {
-    if (secondsLeft() <= 0.05)
-      break;
-    IlpModel model(program, effective, budget);
+  // One MIP run; returns whether its relaxed form proved its answer (the
+  // incumbent or the plan found is optimal in the MIP's space), and sets
+  // `bound` to its lower bound (-1 when it has none).
+  bool timedOut = false, tooLarge = false;
+  auto solvePhase = [&](bool allowMoves, bool conservative,
+                        std::chrono::steady_clock::time_point phaseDeadline,
+                        double &bound) -> bool {
+    bound = -1;
+    IlpModel model(program, effective, budget, allowMoves);
     if (!model.build(conservative)) {
-      best.note = "ilp: graph too large for the MIP (" +
-                  std::to_string(program.ops.size()) +
-                  " ops); returning the best heuristic plan";
-      return finish(std::move(best));
+      tooLarge = true;
+      return false;
     }
     if (bestIndex >= 0)
       model.setStart(best.plan);
-    bool found = model.solve(cutoff, deadline);
+    bool found = model.solve(cutoff, phaseDeadline);
     timedOut |= model.timedOut;
+    bool proven = false;
     if (!conservative && !model.timedOut) {
-      if (model.provenOptimal || model.provenInfeasible) {
-        // Proven: nothing below the cutoff but the solution (if any).
-        relaxedOptimal = true;
-      }
+      // Proven: nothing below the cutoff but the solution (if any).
+      proven = model.provenOptimal || model.provenInfeasible;
       // A bound below zero says nothing (FLOPs are not negative).
-      lowerBound = model.provenInfeasible || (relaxedOptimal && !found)
-                       ? cutoff
-                       : std::max(0.0, model.bound);
+      bound = model.provenInfeasible || (proven && !found)
+                  ? cutoff
+                  : std::max(0.0, model.bound);
     }
     if (found) {
       SolverResult candidate = reEvaluate(model.extractPlan());
       bool valid = verifyPlan(program, candidate.plan).empty();
-      if (valid && fits(candidate) &&
+      bool fitsNow = valid && fits(candidate);
+      if (fitsNow &&
           (bestIndex < 0 || candidate.extraFlops < best.extraFlops)) {
         best = std::move(candidate);
         bestIndex = 0;
         cutoff = double(best.extraFlops);
-        if (!conservative) {
-          // The relaxation's optimum fits: it is the optimum.
-          break;
-        }
       }
-    } else if (!conservative && relaxedOptimal) {
-      // No plan beats the incumbent even in the relaxation.
-      break;
+      // The relaxation's optimum is only the optimum if its plan fits.
+      if (!conservative && !fitsNow)
+        proven = false;
     }
-    if (model.provenInfeasible && conservative)
-      break;
+    return proven;
+  };
+  auto phaseEnd = [&](double share) {
+    return std::chrono::steady_clock::now() +
+           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+               std::chrono::duration<double>(share * secondsLeft()));
+  };
+
+  // First the fixed order (every op at its own place, as in Checkmate):
+  // without moves the LP bound is tight and CBC proves Checkmate-size
+  // graphs in seconds. Moves, which reorder, are recovered by materialize
+  // (an original all of whose readers read copies is dropped) and only
+  // lower the FLOPs. Then, if that did not prove, the MIP with moves.
+  double fixedOrderBound = -1, bound = -1, lowerBound = -1;
+  bool fixedOrderProven =
+      secondsLeft() > 0.05 &&
+      solvePhase(false, false, phaseEnd(0.6), fixedOrderBound);
+  if (tooLarge) {
+    best.note = "ilp: graph too large for the MIP (" +
+                std::to_string(program.ops.size()) +
+                " ops); returning the best heuristic plan";
+    return finish(std::move(best));
   }
+  if (!fixedOrderProven && secondsLeft() > 0.05)
+    solvePhase(false, true, phaseEnd(0.5), bound);
+  bool relaxedOptimal = false;
+  if (!fixedOrderProven && secondsLeft() > 0.05) {
+    relaxedOptimal = solvePhase(true, false, deadline, lowerBound);
+    if (!relaxedOptimal && secondsLeft() > 0.05)
+      solvePhase(true, true, deadline, bound);
+  }
+
   if (bestIndex < 0) {
     best.note = "ilp: no plan found that meets the budget";
     return finish(std::move(best));
   }
-  if (timedOut && lowerBound < 0)
+  if (timedOut && lowerBound < 0 && fixedOrderBound < 0)
     best.note = "ilp: CBC stopped at the time limit before it bounded the "
                 "MIP; returning the best plan found, no bound";
-  if (lowerBound >= 0 && !IlpModel::boundIsValid(program)) {
+  double flops = double(best.extraFlops);
+  auto gapTo = [&](double b) {
+    return flops <= 0 ? 0 : std::max(0.0, (flops - b) / flops);
+  };
+  if ((lowerBound >= 0 || fixedOrderBound >= 0) &&
+      !IlpModel::boundIsValid(program)) {
     best.note = "ilp: the MIP does not model ops with several buffers or "
                 "outputs read later exactly; optimality not claimed";
-  } else if (lowerBound >= 0) {
-    double flops = double(best.extraFlops);
-    best.gap = flops <= 0 ? 0 : std::max(0.0, (flops - lowerBound) / flops);
-    if (best.gap < 1e-6 || (relaxedOptimal && lowerBound >= flops - 0.5)) {
-      best.gap = 0;
-      best.optimal = true;
-    }
+  } else if (relaxedOptimal ||
+             (lowerBound >= 0 && gapTo(lowerBound) < 1e-6)) {
+    best.gap = 0;
+    best.optimal = true;
+    best.note = "ilp: optimal, proven by CBC";
+  } else if (fixedOrderProven ||
+             (fixedOrderBound >= 0 && gapTo(fixedOrderBound) < 1e-6)) {
+    best.gap = 0;
+    best.optimal = true;
+    best.note = "ilp: optimal among plans that keep every op at its own "
+                "place (the fixed order, as in Checkmate), proven by CBC";
+  } else if (fixedOrderBound >= 0 || lowerBound >= 0) {
+    // The fixed-order bound is the tighter one, and only a bound for plans
+    // in the fixed order; the note says which bound the gap is to.
+    bool fixedOrder = fixedOrderBound >= 0;
+    best.gap = gapTo(fixedOrder ? fixedOrderBound : lowerBound);
+    best.note = fixedOrder ? "ilp: time limit reached; gap to the bound "
+                             "among plans that keep every op at its own "
+                             "place"
+                           : "ilp: time limit reached; gap to CBC's bound";
   }
   return finish(std::move(best));
 }
