@@ -12,8 +12,10 @@
 // same places; the copy lives from the chain to the readers that moved to
 // it, a stretch in which the older version was live anyway, and the older
 // version's life only shortens (an original left without readers is
-// dropped, which saves its FLOPs). So every plan goes through it
-// (evaluatePlan), whatever the solver.
+// dropped, which saves its FLOPs). That needs the older buffer to die with
+// its moved readers: a value whose buffer another value read later shares
+// (a view of it, or what it views) is not handed on. So every plan goes
+// through it (evaluatePlan), whatever the solver.
 //
 // Where the copy would become current is decided in reverse placement order,
 // because the readers a copy serves end where the next version of the same
@@ -40,6 +42,15 @@ public:
   CopySharer(const Program &program, const Plan &plan)
       : program(program), plan(plan), notSaveable(notSaveableValues(program)) {
     size_t numValues = program.values.size();
+    aliases.assign(numValues, {});
+    for (ValueId v = 0; v < numValues; ++v) {
+      if (program.values[v].aliasOf == kNone)
+        continue;
+      auto &group = aliases[program.rootOf(v)];
+      if (group.empty())
+        group.push_back(program.rootOf(v));
+      group.push_back(v);
+    }
     readers.assign(numValues, {});
     for (OpId op = 0; op < program.ops.size(); ++op)
       for (ValueId operand : program.ops[op].operands)
@@ -101,6 +112,25 @@ private:
     return c != chains.end() && (next == kNone || *c < next);
   }
 
+  /// Whether another value sharing `value`'s buffer (a view of it, or what
+  /// it is a view of, or another view of that) is read at or after `before`
+  /// (placement position `p`): then the older version's buffer stays live
+  /// whatever `value`'s readers read, and a copy they moved to would only
+  /// add its bytes.
+  bool bufferHeldElsewhere(ValueId value, OpId before, unsigned p) const {
+    for (ValueId other : aliases[program.rootOf(value)]) {
+      if (other == value)
+        continue;
+      if (program.values[other].isOutput ||
+          llvm::lower_bound(readers[other], before) != readers[other].end())
+        return true;
+      const auto &chains = chainReaders[other];
+      if (std::upper_bound(chains.begin(), chains.end(), p) != chains.end())
+        return true;
+    }
+    return false;
+  }
+
   /// The recomputation, cut after every chain op whose result is read
   /// later or by a later piece. Unchanged when an op would have to hand on
   /// two results (a recomputation makes one value current).
@@ -122,14 +152,19 @@ private:
       const OpInfo &op = program.ops[chain[j]];
       unsigned count = 0;
       for (ValueId result : op.results) {
-        bool later = mayShare && !notSaveable[result] &&
-                     readLater(result, recompute.before, p);
+        bool read = readLater(result, recompute.before, p);
+        bool held = read && bufferHeldElsewhere(result, recompute.before, p);
+        bool later = mayShare && !notSaveable[result] && read && !held;
         // A reader beyond the piece this op falls in needs the copy too.
         bool crosses = llvm::any_of(
             llvm::ArrayRef<OpId>(chain).drop_front(nextCut + 1),
             [&](OpId reader) {
               return llvm::is_contained(program.ops[reader].operands, result);
             });
+        // Handing it on to the next piece would make it current all the
+        // same.
+        if (crosses && held)
+          return unchanged;
         if (later || crosses) {
           exported[j] = result;
           ++count;
@@ -168,6 +203,9 @@ private:
   const Program &program;
   const Plan &plan;
   std::vector<bool> notSaveable;
+  /// Per buffer-owning value with views: it and every value sharing its
+  /// buffer (empty otherwise).
+  std::vector<std::vector<ValueId>> aliases;
   /// Original ops reading each value, in program order.
   std::vector<std::vector<OpId>> readers;
   /// Placement positions of the recomputations whose chains read each value
