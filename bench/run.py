@@ -277,8 +277,9 @@ def reach_section(rows, layered, tool):
           "smallest fraction of that peak the solver met on the grid "
           "1.0, 0.95, ..., 0.3, or at `min` (its own least peak), whichever "
           "is lower; `\u2020` marks a fallback. The floor is the "
-          "working-set floor (the most one op needs at once, operands and "
-          "output): no plan goes below it, and it is the best lower bound "
+          "larger of the working-set floor (the most one op needs at once, "
+          "operands and output) and the step's results, all live at its "
+          "end: no plan goes below it, and it is the best lower bound "
           "these runs prove (the ILP does not report a budget it proved "
           "out of reach). `ilp proofs` lists the grid budgets at which CBC "
           "proved the ILP's plan optimal.", "",
@@ -558,6 +559,36 @@ def targets_section(rows, scaling, names):
     md.append("- greedy within 5%% of a proven ilp optimum: %d of %d%s." % (
         within, len(proofs), "" if not outside else
         "; not in " + ", ".join(outside)))
+    # The default meets every budget any solver meets.
+    missed, met_any = [], 0
+    for name in names:
+        for b in BUDGETS:
+            if b == "min":
+                continue
+            runs = [r for r in rows if r["model"] == name and
+                    r["budget"] == b]
+            if not any(r["feasible"] == "1" for r in runs):
+                continue
+            met_any += 1
+            g = find(name, "greedy", b)
+            if not g or g["feasible"] != "1":
+                missed.append("%s %s" % (name, b))
+    md.append("- the default (greedy) meets every budget some solver meets: "
+              "%d budgets met by some solver, %s." % (
+                  met_any, "greedy met all" if not missed else
+                  "greedy missed " + ", ".join(missed)))
+    # min within 1.1x of the floor (a peak no plan goes below).
+    ratios = []
+    for name in names:
+        g = find(name, "greedy", "min")
+        if g and int(g["floor"]) > 0:
+            ratios.append((int(g["peak"]) / int(g["floor"]), name))
+    if ratios:
+        over = ["%s %.2fx" % (n, q) for q, n in ratios if q > 1.1]
+        md.append("- greedy's `min` within 1.1x of the floor: %d of %d "
+                  "models%s." % (len(ratios) - len(over), len(ratios),
+                                 "" if not over else
+                                 "; not " + ", ".join(over)))
     big = [r for r in scaling if r["solver"] == "greedy" and r["ops"]]
     if big:
         largest = max(big, key=lambda r: int(r["ops"]))

@@ -23,8 +23,9 @@
 //       peak without rematerialization, or min) and prints one CSV row per
 //       run: model,ops,peak_before,solver,budget,budget_bytes,peak,feasible,
 //       extra_flops,base_flops,extra_flops_percent,solve_ms,optimal,gap,note,
-//       floor (the working-set floor: the most bytes one op needs at once,
-//       its operands, results and scratch, which no plan goes below).
+//       floor (a peak no plan goes below: the most bytes one op needs at
+//       once, its operands, results and scratch, or the step's results,
+//       all live at its end, whichever is larger).
 //       Plans keep the program order: peak_before is the fixed-order peak.
 //
 //===----------------------------------------------------------------------===//
@@ -121,10 +122,19 @@ bool buildGraph(const std::map<std::string, std::string> &args, Graph &graph,
   return true;
 }
 
-/// Max over ops of the bytes the op needs while it runs: its distinct
-/// operand buffers (inputs only when they count), results and scratch.
-uint64_t workingSetFloor(const Program &program, bool countInputs) {
+/// A peak no plan goes below: the bytes one op needs while it runs (its
+/// distinct operand buffers, inputs only when they count, results and
+/// scratch), at the op that needs most, and the step's results, which are
+/// all live at its end whatever the plan.
+uint64_t peakFloor(const Program &program, bool countInputs) {
+  std::set<ValueId> results;
+  for (ValueId v = 0; v < program.values.size(); ++v)
+    if (program.values[v].isOutput)
+      results.insert(program.rootOf(v));
   uint64_t most = 0;
+  for (ValueId v : results)
+    if (countInputs || program.values[v].def != kNone)
+      most += program.values[v].bytes;
   for (const OpInfo &op : program.ops) {
     std::set<ValueId> buffers;
     for (ValueId v : op.operands) {
@@ -194,7 +204,7 @@ int main(int argc, char **argv) {
       args.count("time-limit") ? std::strtod(args["time-limit"].c_str(), nullptr)
                                : 60;
   uint64_t peakBefore = computeMemoryProfile(program, false).peakBytes;
-  uint64_t floorBytes = workingSetFloor(program, false);
+  uint64_t floorBytes = peakFloor(program, false);
   uint64_t baseFlops = 0;
   for (const OpInfo &op : program.ops)
     baseFlops += op.flops;
