@@ -223,7 +223,11 @@ public:
     // bound also stops the walk early, so a refusal costs O(ops) too.
     size_t chainOps = 0;
     const size_t maxChainOps = kMaxCheckpointAllOpsPerOp * program.ops.size();
-    for (ValueId residual : residuals(program, options)) {
+    std::vector<ValueId> toRecompute = residuals(program, options);
+    std::vector<bool> isResidual(program.values.size(), false);
+    for (ValueId residual : toRecompute)
+      isResidual[residual] = true;
+    for (ValueId residual : toRecompute) {
       if (chainOps > maxChainOps) {
         SolverResult result = evaluatePlan(program, Plan(), options);
         result.note =
@@ -241,7 +245,12 @@ public:
       for (size_t i = 0; i < chain.size(); ++i) {
         for (ValueId operand : program.ops[chain[i]].operands) {
           OpId def = program.values[operand].def;
-          if (def == kNone || mark[def] == stamp ||
+          // A residual recomputed just before, in front of the same op, is
+          // read from its copy rather than re-executed a second time.
+          bool copiedAlready =
+              isResidual[operand] && operand < residual &&
+              firstBackwardUse[operand] == firstBackwardUse[residual];
+          if (def == kNone || mark[def] == stamp || copiedAlready ||
               !canRecomputeOp(program, def) ||
               program.values[operand].isOutput)
             continue;
