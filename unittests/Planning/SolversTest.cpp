@@ -145,7 +145,12 @@ TEST(SolverPropertyTest, FeasiblePlansMeetTheBudgetAndIlpIsBest) {
         }
         results.push_back(std::move(r));
       }
-      const SolverResult &ilp = results[1];
+      // ilp starts from greedy's plan: never worse where greedy fits.
+      const SolverResult &greedy = results[0], &ilp = results[1];
+      if (greedy.feasible) {
+        EXPECT_TRUE(ilp.feasible);
+        EXPECT_LE(ilp.extraFlops, greedy.extraFlops);
+      }
       if (!ilp.optimal)
         continue;
       ++proven;
