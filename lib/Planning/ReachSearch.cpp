@@ -89,6 +89,24 @@ private:
   bool better(const Evaluated &a, const Evaluated &b) const {
     return a.excess != b.excess ? a.excess < b.excess : a.flops < b.flops;
   }
+  /// Which of two moves from `state` to take: among moves that lower the
+  /// excess, the most excess removed per extra FLOP (as greedy weighs bytes
+  /// per FLOP); otherwise the least excess.
+  bool betterMove(const Evaluated &a, const Evaluated &b,
+                  const Evaluated &state) const {
+    bool aLowers = a.excess < state.excess, bLowers = b.excess < state.excess;
+    if (aLowers != bLowers)
+      return aLowers;
+    if (!aLowers)
+      return better(a, b);
+    auto rate = [&](const Evaluated &e) {
+      double removed = double(state.excess - e.excess);
+      double cost = std::max(0.0, double(e.flops) - double(state.flops));
+      return removed / (cost + 1.0);
+    };
+    double ra = rate(a), rb = rate(b);
+    return ra != rb ? ra > rb : better(a, b);
+  }
   struct Move {
     Recompute recompute;
     /// The excess the freed stretch covers (the chain's own bytes aside):
@@ -245,7 +263,7 @@ ReachSearch::bestMove(const Evaluated &state, std::vector<Move> moves) const {
     if (!verifyPlan(base, plan).empty())
       continue;
     Evaluated candidate = evaluate(std::move(plan));
-    if (!best || better(candidate, *best))
+    if (!best || betterMove(candidate, *best, state))
       best = std::move(candidate);
   }
   return best;
@@ -290,7 +308,7 @@ Plan ReachSearch::run(Plan start) {
       if (p + 1 == kPositionsPerStep || p + 1 == over.size()) {
         std::optional<Evaluated> candidate = bestMove(state, std::move(moves));
         moves.clear();
-        if (candidate && (!best || better(*candidate, *best)))
+        if (candidate && (!best || betterMove(*candidate, *best, state)))
           best = std::move(candidate);
         if (best && better(*best, state))
           break;
