@@ -12,9 +12,8 @@ using namespace remat;
 void remat::buildRematPipeline(OpPassManager &pm,
                                const RematPipelineOptions &options) {
   pm.addPass(createInlineCheckpointsPass());
-  if (options.schedule)
-    pm.addPass(createSchedulePass({options.countInputs}));
-
+  // Reordering is the plan pass's choice, not a step before it: reordering
+  // first can make the plan worse.
   PlanPassOptions plan;
   plan.budget = options.budget;
   plan.solver = options.solver;
@@ -24,6 +23,7 @@ void remat::buildRematPipeline(OpPassManager &pm,
   plan.minRematBytes = options.minRematBytes;
   plan.bestEffort = options.bestEffort;
   plan.timeLimit = options.timeLimit;
+  plan.reorder = options.schedule;
   plan.reportPath = options.report;
   plan.timelinePath = options.timeline;
   plan.summary = options.summary;
@@ -65,7 +65,8 @@ struct RematPipelineCLOptions
       llvm::cl::init(60)};
   Option<bool> schedule{
       *this, "schedule",
-      llvm::cl::desc("Reorder for memory before planning (remat-schedule)"),
+      llvm::cl::desc("Also plan remat-schedule's memory-aware order and "
+                     "keep the order that plans better"),
       llvm::cl::init(true)};
   Option<std::string> report{*this, "report",
                              llvm::cl::desc("JSON report path")};
@@ -100,7 +101,8 @@ void remat::registerRematPipeline() {
   PassPipelineRegistration<RematPipelineCLOptions>(
       "remat-pipeline",
       "Rematerialize training steps under a memory budget: inline "
-      "checkpoints, schedule for memory, plan, apply",
+      "checkpoints, plan (in the given or a memory-aware order, whichever "
+      "plans better), apply",
       [](OpPassManager &pm, const RematPipelineCLOptions &options) {
         buildRematPipeline(pm, options.toOptions());
       });

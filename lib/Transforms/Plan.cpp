@@ -3,9 +3,11 @@
 #include "PlanAttr.h"
 #include "PlanOutcome.h"
 #include "Policy.h"
+#include "Reorder.h"
 
 #include "remat/Dialect/Remat/RematOps.h"
 #include "remat/Planning/Plan.h"
+#include "remat/Planning/Schedule.h"
 #include "remat/Support/Locations.h"
 #include "remat/Transforms/Passes.h"
 
@@ -150,11 +152,10 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     outcome->graph = std::move(*graph);
     outcome->solver = solver;
     outcome->countInputs = countInputs;
-    Program &program = outcome->graph.program;
     applyGraphPolicy(*outcome);
-    for (const OpInfo &op : program.ops)
+    for (const OpInfo &op : outcome->graph.program.ops)
       outcome->baseFlops += op.flops;
-    outcome->before = computeMemoryProfile(program, countInputs);
+    outcome->before = computeMemoryProfile(outcome->graph.program, countInputs);
 
     // The budget: the option, else the graph's attribute, else none.
     outcome->budget = budgetOption;
@@ -166,19 +167,27 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     options.countInputs = countInputs;
     options.minRematBytes = minRematBytes;
     options.timeLimitSeconds = timeLimit;
+    // A fraction is of the peak in the given order, also with `reorder`:
+    // both orders are planned under the same bytes.
     if (outcome->budget) {
       options.budgetBytes = outcome->budget->resolve(outcome->before.peakBytes);
       options.minimize = !options.budgetBytes.has_value();
     }
 
     auto start = std::chrono::steady_clock::now();
-    outcome->result = createSolver(solver)->solve(program, options);
+    if (reorder) {
+      if (failed(solveInBetterOrder(function, *outcome, options)))
+        return nullptr;
+    } else {
+      outcome->result =
+          createSolver(solver)->solve(outcome->graph.program, options);
+    }
     outcome->solveMs = std::chrono::duration<double, std::milli>(
                            std::chrono::steady_clock::now() - start)
                            .count();
     outcome->budgetBytes =
         options.minimize ? outcome->result.peakBytes : options.budgetBytes;
-    outcome->planned = materialize(program, outcome->result.plan,
+    outcome->planned = materialize(outcome->graph.program, outcome->result.plan,
                                    outcome->plannedLayout);
     outcome->after = computeMemoryProfile(outcome->planned, countInputs);
 
@@ -193,11 +202,71 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
       printSummary(llvm::errs(), *outcome);
 
     ++numGraphs;
+    numReordered += outcome->order && outcome->order->scheduled;
     numRecomputed += outcome->result.plan.recomputes.size();
     extraFlops += outcome->result.extraFlops;
-    if (outcome->after.peakBytes < outcome->before.peakBytes)
-      bytesSaved += outcome->before.peakBytes - outcome->after.peakBytes;
+    if (outcome->after.peakBytes < outcome->givenPeakBytes())
+      bytesSaved += outcome->givenPeakBytes() - outcome->after.peakBytes;
     return outcome;
+  }
+
+  /// Plans the graph in the memory-aware order of remat-schedule (with half
+  /// of the time limit) and in its given order (with what is left), keeps
+  /// the better plan by the solvers' rule, a tie going to the memory-aware
+  /// order, and moves the graph's ops only when that order is kept. Without
+  /// this choice, reordering first can make the plan worse: a budget the
+  /// given order meets can be missed after reordering.
+  LogicalResult solveInBetterOrder(FunctionOpInterface function,
+                                   PlanOutcome &outcome,
+                                   SolverOptions options) {
+    const Program &given = outcome.graph.program;
+    OrderChoice &choice = outcome.order.emplace();
+    choice.givenPeakBytes = choice.scheduledPeakBytes =
+        outcome.before.peakBytes;
+    std::vector<OpId> order = scheduleForMemory(given, countInputs);
+    if (isIdentityOrder(order)) {
+      outcome.result = createSolver(solver)->solve(given, options);
+      return success();
+    }
+    Program scheduled = remat::reorder(given, order);
+    choice.scheduledPeakBytes =
+        computeMemoryProfile(scheduled, countInputs).peakBytes;
+
+    auto start = std::chrono::steady_clock::now();
+    options.timeLimitSeconds = timeLimit / 2;
+    SolverResult inSchedule = createSolver(solver)->solve(scheduled, options);
+    double spent =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    // A solver may overrun its limit a little; the second one still gets
+    // a moment rather than none.
+    options.timeLimitSeconds = std::max(timeLimit - spent, timeLimit / 100);
+    SolverResult asGiven = createSolver(solver)->solve(given, options);
+    if (isBetterResult(asGiven, inSchedule, options)) {
+      outcome.result = std::move(asGiven);
+      choice.other = std::move(inSchedule);
+      return success();
+    }
+
+    // Commit the order to the IR, and express the plan in the ids of the
+    // Program built from it: op ids are positions, as in `scheduled`, but
+    // value ids follow block order.
+    reorderBlock(function, outcome.graph, order);
+    FailureOr<GraphProgram> reordered = buildProgram(function);
+    if (failed(reordered))
+      return failure();
+    for (Recompute &r : inSchedule.plan.recomputes)
+      r.value = reordered->valueIds.lookup(outcome.graph.values[r.value]);
+    outcome.graph = std::move(*reordered);
+    applyGraphPolicy(outcome);
+    outcome.before = computeMemoryProfile(outcome.graph.program, countInputs);
+    assert(verifyPlan(outcome.graph.program, inSchedule.plan).empty() &&
+           outcome.before.peakBytes == choice.scheduledPeakBytes &&
+           "the reordered IR must be the scheduled program");
+    choice.scheduled = true;
+    choice.other = std::move(asGiven);
+    outcome.result = std::move(inSchedule);
+    return success();
   }
 
   template <typename OpTy>

@@ -21,6 +21,18 @@
 
 namespace remat {
 
+/// Which order remat-plan kept with `reorder`, and what the other planned.
+struct OrderChoice {
+  /// The memory-aware order (remat-schedule's) was kept; else the given one.
+  bool scheduled = false;
+  /// Peaks before recomputation in the given and the memory-aware order.
+  uint64_t givenPeakBytes = 0;
+  uint64_t scheduledPeakBytes = 0;
+  /// The plan of the order not kept (none when reordering does not lower
+  /// the peak: then only the given order is planned).
+  std::optional<SolverResult> other;
+};
+
 struct PlanOutcome {
   std::string graphName;
   GraphProgram graph;
@@ -34,9 +46,12 @@ struct PlanOutcome {
   /// The program after the plan (materialize(graph.program, result.plan)).
   Program planned;
   MaterializeMap plannedLayout;
+  /// The profile before recomputation, in the order kept.
   MemoryProfile before;
   MemoryProfile after;
   uint64_t baseFlops = 0;
+  /// Set with `reorder`.
+  std::optional<OrderChoice> order;
   bool countInputs = false;
 
   /// The IR value and op behind an id of the planned program.
@@ -45,6 +60,11 @@ struct PlanOutcome {
   mlir::Operation *plannedOp(OpId op) const;
   /// Whether an op of the planned program is a recomputed copy.
   bool isRecomputedOp(OpId op) const { return plannedLayout.isCopy[op]; }
+  /// The peak of the graph as the pass found it: before recomputation and
+  /// before any reordering. Fractional budgets are fractions of it.
+  uint64_t givenPeakBytes() const {
+    return order ? order->givenPeakBytes : before.peakBytes;
+  }
 };
 
 /// The JSON report entry of one graph (docs/reports.md).

@@ -59,6 +59,27 @@ static json::Object peakJson(const PlanOutcome &outcome,
   return peak;
 }
 
+/// Which order `reorder` kept, and what the other one planned to; null
+/// without `reorder`.
+static json::Value orderJson(const PlanOutcome &outcome) {
+  if (!outcome.order)
+    return nullptr;
+  const OrderChoice &order = *outcome.order;
+  json::Object entry;
+  entry["kept"] = order.scheduled ? "scheduled" : "original";
+  entry["given_peak_bytes"] = static_cast<int64_t>(order.givenPeakBytes);
+  entry["scheduled_peak_bytes"] =
+      static_cast<int64_t>(order.scheduledPeakBytes);
+  if (order.other)
+    entry["other"] = json::Object{
+        {"peak_bytes", static_cast<int64_t>(order.other->peakBytes)},
+        {"extra_flops", static_cast<int64_t>(order.other->extraFlops)},
+        {"feasible", order.other->feasible}};
+  else
+    entry["other"] = nullptr;
+  return entry;
+}
+
 json::Object remat::reportGraph(const PlanOutcome &outcome) {
   const Program &program = outcome.graph.program;
   json::Object g;
@@ -136,6 +157,7 @@ json::Object remat::reportGraph(const PlanOutcome &outcome) {
     if (isKeptCandidate(value))
       kept.push_back(valueEntry(value));
   g["kept"] = std::move(kept);
+  g["order"] = orderJson(outcome);
   g["peak_before"] = peakJson(outcome, outcome.before, /*planned=*/false);
   g["peak"] = peakJson(outcome, outcome.after, /*planned=*/true);
   return g;

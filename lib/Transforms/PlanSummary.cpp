@@ -12,18 +12,39 @@
 
 using namespace remat;
 
+/// The order line of `reorder`: which order was kept and what the other
+/// one planned to.
+static void printOrder(llvm::raw_ostream &os, const OrderChoice &order) {
+  os << "\n  order    ";
+  if (!order.other) {
+    os << "original (reordering does not lower the peak)";
+    return;
+  }
+  const SolverResult &other = *order.other;
+  if (order.scheduled)
+    os << "scheduled (" << formatBytesShort(order.givenPeakBytes) << " -> "
+       << formatBytesShort(order.scheduledPeakBytes)
+       << " before planning; the original order planned ";
+  else
+    os << "original (reordering planned worse: ";
+  os << formatBytesShort(other.peakBytes) << ", +" << other.extraFlops
+     << " FLOPs" << (other.feasible ? "" : ", budget NOT met") << ")";
+}
+
 void remat::printSummary(llvm::raw_ostream &os, const PlanOutcome &outcome) {
   const Program &program = outcome.graph.program;
   double extraPercent =
       outcome.baseFlops ? 100.0 * outcome.result.extraFlops / outcome.baseFlops
                         : 0.0;
+  uint64_t givenPeak = outcome.givenPeakBytes();
   os << "@" << outcome.graphName << " (" << program.ops.size() << " ops)\n";
-  os << "  peak     " << formatBytesShort(outcome.before.peakBytes) << " -> "
+  os << "  peak     " << formatBytesShort(givenPeak) << " -> "
      << formatBytesShort(outcome.after.peakBytes);
-  if (outcome.before.peakBytes)
+  if (givenPeak)
     os << llvm::format("  (%.1f%% of the original)",
-                       100.0 * outcome.after.peakBytes /
-                           outcome.before.peakBytes);
+                       100.0 * outcome.after.peakBytes / givenPeak);
+  if (outcome.order)
+    printOrder(os, *outcome.order);
   os << "\n  budget   ";
   if (outcome.budget)
     os << formatBudget(*outcome.budget) << " = "

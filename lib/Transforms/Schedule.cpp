@@ -1,10 +1,11 @@
 //===- Schedule.cpp - Memory-aware reordering of a training step ----------===//
 
+#include "Graphs.h"
+#include "Reorder.h"
+
 #include "remat/Analysis/ProgramBuilder.h"
-#include "remat/Dialect/Remat/RematOps.h"
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Schedule.h"
-#include "Graphs.h"
 #include "remat/Transforms/Passes.h"
 
 namespace remat {
@@ -40,26 +41,13 @@ struct SchedulePass final : remat::impl::SchedulePassBase<SchedulePass> {
 
     const Program &program = graph->program;
     std::vector<OpId> order = scheduleForMemory(program, countInputs);
-    bool identity = true;
-    for (auto [position, op] : llvm::enumerate(order))
-      identity &= position == op;
-    if (identity)
+    if (isIdentityOrder(order))
       return success();
 
     uint64_t before = computeMemoryProfile(program, countInputs).peakBytes;
     uint64_t after =
         computeMemoryProfile(reorder(program, order), countInputs).peakBytes;
-    Block &block = function.getFunctionBody().front();
-    SmallVector<NameOp> tags(block.getOps<NameOp>());
-    for (OpId op : order)
-      graph->ops[op]->moveBefore(block.getTerminator());
-    // Tags are not ops of the program: each follows the value it names.
-    for (NameOp tag : tags) {
-      if (Operation *def = tag.getInput().getDefiningOp())
-        tag->moveAfter(def);
-      else
-        tag->moveBefore(&block.front());
-    }
+    reorderBlock(function, *graph, order);
     ++numReordered;
     bytesSaved += before - after;
     return success();

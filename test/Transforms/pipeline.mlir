@@ -1,8 +1,11 @@
 // RUN: remat-opt %s --split-input-file --remat-pipeline="budget=56KiB" | FileCheck %s
 // RUN: remat-opt %s --split-input-file --pass-pipeline="builtin.module(remat-pipeline{budget=56KiB})" | FileCheck %s
 // RUN: remat-opt %s --split-input-file --remat-pipeline="budget=1MiB" | FileCheck %s --check-prefix=LOOSE
+// RUN: remat-opt %s --split-input-file --remat-pipeline="budget=0.72 best-effort summary" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ORDER
+// RUN: remat-opt %s --split-input-file --remat-pipeline="budget=0.72 best-effort" | FileCheck %s --check-prefix=ORDER-IR
+// RUN: remat-opt %s --split-input-file --remat-pipeline="budget=0.72 best-effort summary schedule=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GIVEN
 
-// The pipeline (inline checkpoints, schedule, plan, apply) on a remat.graph
+// The pipeline (inline checkpoints, plan, apply) on a remat.graph
 // and on a plain func.func of upstream ops: each function is one graph.
 // CHECK-LABEL: remat.graph @broadcast_concat
 // CHECK-NOT:     remat.plan
@@ -39,4 +42,70 @@ func.func @plain_func(%p: tensor<1x64xf32>, %x: tensor<64x64xf32>) -> tensor<65x
   remat.backward
   %cat = tosa.concat %bc, %s {axis = 0 : i32} : (tensor<64x64xf32>, tensor<1x64xf32>) -> tensor<65x64xf32>
   return %cat : tensor<65x64xf32>
+}
+
+// -----
+
+// Reordering plans worse: remat-schedule's order lowers the peak before
+// planning (6.1 KiB to 6.0 KiB), but planned in it the peak stays at 4.5 KiB
+// and misses 0.72 of the peak; planned in the given order, moving "5" and
+// "7" next to their reader meets it at no extra FLOPs. The given order is
+// kept, as with schedule=false. (remat-bench gen --model=layered --nodes=9
+// --seed=164.)
+// ORDER-LABEL: @reordering_plans_worse (9 ops)
+// ORDER-NEXT:    peak     6.1 KiB -> 4.2 KiB
+// ORDER-NEXT:    order    original (reordering planned worse: 4.5 KiB, +1455 FLOPs, budget NOT met)
+// ORDER-NEXT:    budget   0.72 = 4.4 KiB, met
+// ORDER-NEXT:    cost     +0 FLOPs
+// ORDER-IR-LABEL: remat.graph @reordering_plans_worse
+// ORDER-IR:        remat.abstract "2"
+// ORDER-IR-NEXT:   remat.abstract "3"
+// ORDER-IR-NEXT:   remat.abstract "4"
+// ORDER-IR-NEXT:   remat.abstract "6"
+// ORDER-IR-NEXT:   remat.recompute
+// GIVEN-LABEL: @reordering_plans_worse (9 ops)
+// GIVEN-NEXT:    peak     6.1 KiB -> 4.2 KiB
+// GIVEN-NEXT:    budget   0.72 = 4.4 KiB, met
+// GIVEN-NEXT:    cost     +0 FLOPs
+remat.graph @reordering_plans_worse() -> tensor<200xi8> {
+  %0 = remat.abstract "0" flops(0) () : () -> tensor<3000xi8>
+  %1 = remat.abstract "2" flops(552) (%0) : (tensor<3000xi8>) -> tensor<940xi8>
+  %2 = remat.abstract "3" flops(903) (%0) : (tensor<3000xi8>) -> tensor<400xi8>
+  %3 = remat.abstract "4" flops(112) (%1, %2) : (tensor<940xi8>, tensor<400xi8>) -> tensor<2380xi8>
+  %4 = remat.abstract "5" flops(648) (%1, %2) : (tensor<940xi8>, tensor<400xi8>) -> tensor<1440xi8>
+  %5 = remat.abstract "7" flops(663) (%4) : (tensor<1440xi8>) -> tensor<2450xi8>
+  %6 = remat.abstract "6" flops(799) (%3) : (tensor<2380xi8>) -> tensor<250xi8>
+  %7 = remat.abstract "8" flops(393) (%6, %5) : (tensor<250xi8>, tensor<2450xi8>) -> tensor<760xi8>
+  %8 = remat.abstract "1" flops(0) (%7) : (tensor<760xi8>) -> tensor<200xi8>
+  remat.return %8 : tensor<200xi8>
+}
+
+// -----
+
+// Reordering plans better: running "5" before "4" frees "3" early, and the
+// scheduled order meets the budget without recomputation; the given order
+// needs "2" recomputed (+383 FLOPs). The scheduled order is kept.
+// (remat-bench gen --model=layered --nodes=6 --seed=41.)
+// ORDER-LABEL: @reordering_plans_better (6 ops)
+// ORDER-NEXT:    peak     8.3 KiB -> 6.0 KiB
+// ORDER-NEXT:    order    scheduled (8.3 KiB -> 6.0 KiB before planning; the original order planned 6.0 KiB, +383 FLOPs)
+// ORDER-NEXT:    budget   0.72 = 6.0 KiB, met
+// ORDER-NEXT:    cost     +0 FLOPs
+// ORDER-IR-LABEL: remat.graph @reordering_plans_better
+// ORDER-IR:        remat.abstract "3"
+// ORDER-IR-NEXT:   remat.abstract "5"
+// ORDER-IR-NEXT:   remat.abstract "4"
+// ORDER-IR-NOT:    remat.recompute
+// GIVEN-LABEL: @reordering_plans_better (6 ops)
+// GIVEN-NEXT:    peak     8.3 KiB -> 6.0 KiB
+// GIVEN-NEXT:    budget   0.72 = 6.0 KiB, met
+// GIVEN-NEXT:    cost     +383 FLOPs
+remat.graph @reordering_plans_better() -> tensor<2710xi8> {
+  %0 = remat.abstract "0" flops(0) () : () -> tensor<350xi8>
+  %1 = remat.abstract "2" flops(383) (%0) : (tensor<350xi8>) -> tensor<2440xi8>
+  %2 = remat.abstract "4" flops(956) (%1) : (tensor<2440xi8>) -> tensor<2450xi8>
+  %3 = remat.abstract "3" flops(783) (%0) : (tensor<350xi8>) -> tensor<2770xi8>
+  %4 = remat.abstract "5" flops(351) (%1, %3) : (tensor<2440xi8>, tensor<2770xi8>) -> tensor<890xi8>
+  %5 = remat.abstract "1" flops(0) (%2, %4) : (tensor<2450xi8>, tensor<890xi8>) -> tensor<2710xi8>
+  remat.return %5 : tensor<2710xi8>
 }

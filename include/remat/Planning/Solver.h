@@ -52,6 +52,13 @@ public:
                              const SolverOptions &options) = 0;
 };
 
+/// Whether `a` beats `b` as an answer to `options`: meeting the budget
+/// first; then (for `min`, or when neither meets it) the smaller peak; then
+/// fewer extra FLOPs. The one rule for choosing between plans, within a
+/// solver and across program orders (remat-plan's `reorder`).
+bool isBetterResult(const SolverResult &a, const SolverResult &b,
+                    const SolverOptions &options);
+
 /// Returns the solver registered under `name`, or nullptr.
 std::unique_ptr<Solver> createSolver(const std::string &name);
 /// Names accepted by createSolver, comma-separated (for help and errors).

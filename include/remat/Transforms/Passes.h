@@ -18,8 +18,7 @@ namespace remat {
 #define GEN_PASS_DECL
 #include "remat/Transforms/Passes.h.inc"
 
-/// Options of the remat-pipeline (inline checkpoints, schedule, plan,
-/// apply).
+/// Options of the remat-pipeline (inline checkpoints, plan, apply).
 struct RematPipelineOptions {
   std::string budget;
   std::string solver = "greedy";
@@ -29,6 +28,7 @@ struct RematPipelineOptions {
   uint64_t minRematBytes = 0;
   bool bestEffort = false;
   double timeLimit = 60;
+  /// Also plan the memory-aware order (remat-plan's `reorder`).
   bool schedule = true;
   std::string report;
   std::string timeline;

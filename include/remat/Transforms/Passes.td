@@ -96,6 +96,16 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
     infeasible budget is an error that gives the smallest peak reached and
     the tensors live there, unless `best-effort` is set.
 
+    With `reorder`, the solver also plans the graph in the order
+    `remat-schedule` would give it: that order first, with half of
+    `time-limit`, then the given order with what is left. The better plan
+    wins by the
+    solvers' rule: meeting the budget first, then (for `min`, or when
+    neither meets it) the smaller peak, then fewer extra FLOPs; a tie keeps
+    the memory-aware order. Only when that order wins are the graph's ops
+    moved. A fractional budget is a fraction of the peak in the order given,
+    for both, so the result is never worse than planning without `reorder`.
+
     Before:
     ```mlir
     remat.graph @g(...) attributes {budget = #remat.budget<0.5>} { ... }
@@ -132,6 +142,9 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
     Option<"timeLimit", "time-limit", "double", /*default=*/"60",
            "Seconds a searching solver (ilp) may take per graph; it "
            "returns its best plan when the time runs out">,
+    Option<"reorder", "reorder", "bool", /*default=*/"false",
+           "Also plan the memory-aware order of remat-schedule and keep the "
+           "order that plans better (the IR is reordered only then)">,
     Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
            "Write a JSON report of every decision to this file">,
     Option<"timelinePath", "timeline", "std::string", /*default=*/"\"\"",
@@ -141,6 +154,8 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
   ];
   let statistics = [
     Statistic<"numGraphs", "graphs", "Graphs planned">,
+    Statistic<"numReordered", "reordered-graphs",
+              "Graphs kept in the memory-aware order (with reorder)">,
     Statistic<"numRecomputed", "recomputations", "Recomputations planned">,
     Statistic<"extraFlops", "extra-flops", "FLOPs added by recomputation">,
     Statistic<"bytesSaved", "bytes-saved", "Peak bytes saved">
