@@ -59,12 +59,6 @@ Plan dropNeedlessRecomputes(
     std::chrono::steady_clock::time_point deadline =
         std::chrono::steady_clock::time_point::max());
 
-/// Whether `a` beats `b` as an answer to `options`: meeting the budget
-/// first; then (for `min`, or when neither meets it) the smaller peak; then
-/// fewer extra FLOPs.
-bool isBetterResult(const SolverResult &a, const SolverResult &b,
-                    const SolverOptions &options);
-
 /// Local search from `start` towards options.budgetBytes, judged on exact
 /// evaluations (ReachSearch.cpp): the pruned plan with the least excess over
 /// the budget found before `deadline` or the last of `evaluationsLeft` (it

@@ -35,7 +35,9 @@ struct SolverResult {
   /// The budget holds (always true without a budget or with `minimize`).
   bool feasible = true;
   /// The solver proved that no plan meeting the budget has fewer extra FLOPs
-  /// (only exact solvers set it: ilp, and chain on chains).
+  /// (only ilp sets it). `note` says over which plans: all of them, or
+  /// those that keep every op at its own place (the fixed order, as in
+  /// Checkmate), where ilp's bound is tight.
   bool optimal = false;
   /// Relative optimality gap (extraFlops - lower bound) / extraFlops of an
   /// exact solver, 0 when proven optimal; negative when not known.
