@@ -66,8 +66,10 @@ def main():
     write_page(
         "plan-examples.md", "Planning the bundled examples",
         "Produced by `python3 bench/plan-examples.py` (%s). Peaks are the "
-        "memory model's (docs/memory-model.md); `peak before` is after "
-        "remat-schedule and before any recomputation; plan time is the "
+        "memory model's (docs/memory-model.md); `peak before` is the peak "
+        "before any recomputation in the order the pipeline kept (it plans "
+        "the given order and remat-schedule's, and keeps the better plan; "
+        "fractional budgets are of the given order's peak); plan time is the "
         "solver's own, median of %d runs. Budgets that cannot be met are "
         "planned best-effort and marked." % (machine_stamp(), args.repeat),
         header, rows)
