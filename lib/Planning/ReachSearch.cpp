@@ -334,10 +334,12 @@ remat::searchForBudget(const Program &program, Plan start,
                        const SolverOptions &options,
                        std::chrono::steady_clock::time_point deadline,
                        uint64_t &evaluationsLeft) {
-  // Policies (not-saveable values) are greedy's to honour; the search's
-  // moves may keep an operand alive across the boundary.
+  // Checkpoint policies are greedy's to honour: the search's moves may keep
+  // an operand alive across the boundary, and its restarts may drop the
+  // recomputation that moved a not-saveable value into the backward part.
   if (!options.budgetBytes || options.minimize ||
-      llvm::is_contained(notSaveableValues(program), true))
+      llvm::any_of(program.ops,
+                   [](const OpInfo &op) { return op.mustRecompute; }))
     return std::nullopt;
   Plan found = ReachSearch(program, options, *options.budgetBytes, deadline,
                            evaluationsLeft)

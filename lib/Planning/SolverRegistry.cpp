@@ -45,14 +45,14 @@ public:
     uint64_t evaluationsLeft =
         std::max<uint64_t>(kMinEvaluations,
                            kSearchWork / std::max<size_t>(1, program.ops.size()));
-    if ((greedy.feasible && !options.minimize) ||
-        program.ops.size() > kMaxSearchOps)
+    if (program.ops.size() > kMaxSearchOps)
       return greedy;
     SolverOptions target = options;
     target.minimize = false;
     SolverResult best = greedy;
     bool improved = false;
-    while (best.peakBytes > 0 && Clock::now() < deadline) {
+    bool reach = !greedy.feasible || options.minimize;
+    while (reach && best.peakBytes > 0 && Clock::now() < deadline) {
       if (options.minimize)
         target.budgetBytes = best.peakBytes - 1;
       std::optional<Plan> found =
@@ -70,6 +70,48 @@ public:
       if (!options.minimize)
         break;
     }
+    // Ruin and recreate: drop one recomputation, costliest first, and let
+    // the search meet the budget again; keep the plan when it is cheaper.
+    bool cheaper = false;
+    if (!options.minimize && best.feasible && options.budgetBytes) {
+      for (unsigned attempt = 0; attempt < kMaxRuins && best.extraFlops > 0 &&
+                                 evaluationsLeft > 0 &&
+                                 Clock::now() < deadline;
+           ++attempt) {
+        const auto &recomputes = best.plan.recomputes;
+        if (attempt >= recomputes.size())
+          break;
+        std::vector<size_t> order(recomputes.size());
+        for (size_t k = 0; k < order.size(); ++k)
+          order[k] = k;
+        auto chainFlops = [&](size_t k) {
+          uint64_t flops = 0;
+          for (OpId op : recomputes[k].chain)
+            flops += program.ops[op].flops;
+          return flops;
+        };
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+          return chainFlops(a) > chainFlops(b);
+        });
+        Plan ruined = best.plan;
+        ruined.recomputes.erase(ruined.recomputes.begin() + order[attempt]);
+        if (!verifyPlan(program, ruined).empty())
+          continue;
+        std::optional<Plan> found = searchForBudget(
+            program, std::move(ruined), options, deadline, evaluationsLeft);
+        if (!found)
+          break;
+        SolverResult result =
+            evaluatePlan(program, std::move(*found), options);
+        if (result.feasible && result.extraFlops < best.extraFlops) {
+          best = std::move(result);
+          cheaper = true;
+          attempt = 0;
+        }
+      }
+    }
+    if (cheaper && !improved)
+      best.note = "local search found a cheaper plan than greedy's";
     if (improved)
       best.note = options.minimize ? "local search lowered greedy's least peak"
                   : best.feasible  ? "greedy missed the budget; local search "
@@ -86,6 +128,8 @@ private:
   /// number of evaluations on any program.
   static constexpr uint64_t kSearchWork = 4'000'000;
   static constexpr uint64_t kMinEvaluations = 400;
+  /// Recomputations tried without (ruin and recreate) per improvement.
+  static constexpr unsigned kMaxRuins = 16;
 };
 
 } // namespace
