@@ -29,6 +29,21 @@ namespace {
 /// Largest double below 2^63: counts must fit an i64 attribute.
 constexpr double kMaxCount = 9.2e18;
 
+/// Arrays and objects nest at most this deep. llvm::json::parse recurses
+/// once per level, so deeper text is refused before it is parsed; a graph
+/// file needs four levels.
+constexpr unsigned kMaxNesting = 256;
+
+/// The most bytes a graph may hold, every `cost_ram` (`out_cost`) and
+/// `param_cost` together (2^60, 1 EiB): each output is a tensor of i8 whose
+/// size in bits, and every sum of sizes the planner forms, fits 64 bits.
+constexpr uint64_t kMaxGraphBytes = uint64_t(1) << 60;
+
+/// The most a graph's costs may add up to (2^62, after scaling durations):
+/// the sum is the report's `base_flops`, an i64, with room for the cost of
+/// recomputation on top.
+constexpr uint64_t kMaxGraphCost = uint64_t(1) << 62;
+
 struct Node {
   std::string key;
   std::string name;
@@ -100,6 +115,8 @@ private:
   bool readNode(const llvm::json::Object &node, unsigned i);
   std::optional<uint64_t> readCount(const llvm::json::Value &value,
                                     StringRef path, StringRef field);
+  std::optional<uint64_t> readBytes(const llvm::json::Value &value,
+                                    StringRef path, StringRef field);
   bool scaleDurations();
   bool readLinks(const llvm::json::Array &links, StringRef array);
   std::optional<std::vector<unsigned>> readOrder(const llvm::json::Array &ids);
@@ -113,6 +130,8 @@ private:
   std::optional<JsonLocations> locations;
   std::vector<Node> nodes;
   llvm::StringMap<unsigned> index;
+  /// Bytes of the nodes read so far, at most kMaxGraphBytes.
+  uint64_t graphBytes = 0;
 };
 
 void GraphImporter::parseError(llvm::Error err) {
@@ -146,6 +165,23 @@ std::optional<uint64_t> GraphImporter::readCount(const llvm::json::Value &value,
               << field << "\" must be a non-negative integer, got "
               << idText(value);
   return std::nullopt;
+}
+
+/// A byte count that keeps the graph's bytes within kMaxGraphBytes.
+std::optional<uint64_t> GraphImporter::readBytes(const llvm::json::Value &value,
+                                                 StringRef path,
+                                                 StringRef field) {
+  std::optional<uint64_t> count = readCount(value, path, field);
+  if (!count)
+    return std::nullopt;
+  if (*count > kMaxGraphBytes - graphBytes) {
+    error(path) << path.take_until([](char c) { return c == '.'; }) << ": \""
+                << field << "\" " << *count
+                << " takes the graph's bytes past 2^60, the most it may hold";
+    return std::nullopt;
+  }
+  graphBytes += *count;
+  return count;
 }
 
 bool GraphImporter::readNode(const llvm::json::Object &node, unsigned i) {
@@ -188,7 +224,7 @@ bool GraphImporter::readNode(const llvm::json::Object &node, unsigned i) {
     return false;
   }
   std::optional<uint64_t> count =
-      readCount(*bytes, path + "." + field.str(), field);
+      readBytes(*bytes, path + "." + field.str(), field);
   if (!count)
     return false;
   n.bytes = *count;
@@ -221,7 +257,7 @@ bool GraphImporter::readNode(const llvm::json::Object &node, unsigned i) {
   }
 
   if (const llvm::json::Value *params = node.get("param_cost")) {
-    count = readCount(*params, path + ".param_cost", "param_cost");
+    count = readBytes(*params, path + ".param_cost", "param_cost");
     if (!count)
       return false;
     n.paramBytes = *count;
@@ -273,18 +309,26 @@ bool GraphImporter::scaleDurations() {
           return !n.hasDuration || whole(n.duration * double(scale));
         }))
       break;
+  uint64_t total = 0;
   for (unsigned i = 0; i < nodes.size(); ++i) {
     Node &n = nodes[i];
     double flops = n.hasDuration ? std::round(n.duration * double(scale))
                                  : double(n.cost) * double(scale);
-    if (flops >= kMaxCount) {
-      error(indexed("nodes", i))
-          << indexed("nodes", i) << ": cost " << flops
-          << " is too large (after scaling every cost by " << scale
-          << " to make durations whole)";
+    // Compared as a double first: the product may not fit 64 bits.
+    if (flops >= double(kMaxGraphCost) ||
+        static_cast<uint64_t>(flops) > kMaxGraphCost - total) {
+      StringRef field = n.hasDuration ? "duration" : "cost_cpu";
+      InFlightDiagnostic diag = error(indexed("nodes", i) + "." + field.str())
+                                << indexed("nodes", i) << ": \"" << field
+                                << "\" takes the graph's total cost past "
+                                   "2^62, the most it may add up to";
+      if (scale > 1)
+        diag << " (after scaling every cost by " << scale
+             << " to make durations whole)";
       return false;
     }
     n.flops = n.hasDuration ? static_cast<uint64_t>(flops) : n.cost * scale;
+    total += n.flops;
   }
   return true;
 }
@@ -479,6 +523,13 @@ OwningOpRef<ModuleOp> GraphImporter::emit(ArrayRef<unsigned> order,
 
 OwningOpRef<ModuleOp> GraphImporter::run(StringRef graphName) {
   context->loadDialect<RematDialect>();
+  if (std::optional<size_t> offset = findNestingPast(text, kMaxNesting)) {
+    auto [line, column] = lineAndColumn(text, *offset);
+    emitError(FileLineColLoc::get(context, fileName, line, column))
+        << "malformed JSON: arrays and objects nest deeper than "
+        << kMaxNesting << " levels";
+    return nullptr;
+  }
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
   if (!parsed) {
     parseError(parsed.takeError());

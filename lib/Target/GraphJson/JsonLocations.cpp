@@ -74,7 +74,38 @@ void JsonLocations::scanValue(std::string &path, unsigned depth) {
 std::pair<unsigned, unsigned>
 JsonLocations::find(llvm::StringRef path) const {
   auto it = offsets.find(path);
-  size_t offset = it == offsets.end() ? 0 : it->second;
+  return lineAndColumn(text, it == offsets.end() ? 0 : it->second);
+}
+
+std::optional<size_t> remat::findNestingPast(llvm::StringRef text,
+                                             unsigned maxDepth) {
+  unsigned depth = 0;
+  for (size_t pos = 0; pos < text.size(); ++pos) {
+    switch (text[pos]) {
+    case '"':
+      // Brackets inside a string are text; an escaped quote does not end it.
+      for (++pos; pos < text.size() && text[pos] != '"';)
+        pos += text[pos] == '\\' ? 2 : 1;
+      break;
+    case '[':
+    case '{':
+      if (++depth > maxDepth)
+        return pos;
+      break;
+    case ']':
+    case '}':
+      if (depth)
+        --depth;
+      break;
+    default:
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
+std::pair<unsigned, unsigned> remat::lineAndColumn(llvm::StringRef text,
+                                                   size_t offset) {
   unsigned line = 1, column = 1;
   for (size_t i = 0; i < offset && i < text.size(); ++i) {
     if (text[i] == '\n') {

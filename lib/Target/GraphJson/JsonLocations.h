@@ -14,10 +14,21 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 
 namespace remat {
+
+/// The offset of the first `[` or `{` that opens the (maxDepth + 1)-th
+/// level of nesting in `text`, outside string literals; std::nullopt if no
+/// value nests that deep. A linear scan that needs no valid JSON, so that
+/// text a recursive parser would overflow the stack on is refused first.
+std::optional<size_t> findNestingPast(llvm::StringRef text, unsigned maxDepth);
+
+/// 1-based line and column of byte `offset` in `text`.
+std::pair<unsigned, unsigned> lineAndColumn(llvm::StringRef text,
+                                            size_t offset);
 
 class JsonLocations {
 public:
