@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/Format.h"
@@ -134,31 +135,48 @@ std::optional<Budget> remat::parseBudget(llvm::StringRef number,
   return Budget::ofBytes(static_cast<uint64_t>(bytes));
 }
 
+/// The grammar every budget error states, so that a rejected spelling says
+/// what would have been accepted.
+static constexpr llvm::StringLiteral kBudgetGrammar =
+    "a budget is 'min', a whole number of bytes ('67108864'), a size with a "
+    "unit B, KB, MB, GB, TB, KiB, MiB, GiB or TiB ('64MiB', '1.5GiB'), or a "
+    "fraction of the peak in (0, 1] written with a decimal point ('0.5'); "
+    "signs, exponents, inf and nan are not accepted";
+
 std::optional<Budget> remat::parseBudget(llvm::StringRef text,
                                          std::string &error) {
   text = text.trim();
   if (text == "min")
     return Budget::min();
-  // Split "<number><unit>": the unit starts at the first letter that is not
-  // part of an exponent ("1.5e3MiB" has number "1.5e3").
-  size_t split = 0;
-  while (split < text.size()) {
-    char c = text[split];
-    bool exponent = (c == 'e' || c == 'E') && split > 0 &&
-                    split + 1 < text.size() &&
-                    (std::isdigit(static_cast<unsigned char>(text[split + 1])) ||
-                     text[split + 1] == '+' || text[split + 1] == '-');
-    if (std::isalpha(static_cast<unsigned char>(c)) && !exponent)
-      break;
-    ++split;
-  }
-  if (split == 0 && !text.empty()) {
-    error = "malformed budget '" + text.str() +
-            "': expected bytes, a size such as '64MiB', a fraction such as "
-            "'0.5', or 'min'";
+  auto fail = [&](const llvm::Twine &what) -> std::optional<Budget> {
+    error = (what + "; " + kBudgetGrammar).str();
     return std::nullopt;
-  }
-  return parseBudget(text.take_front(split), text.drop_front(split), error);
+  };
+  if (text.empty())
+    return fail("expected a budget");
+  if (text.starts_with("-"))
+    return fail("budget must not be negative, got '" + text + "'");
+  // "<digits>[.<digits>][ ]<unit>": the unit starts at the first letter.
+  size_t split = text.find_if([](char c) {
+    return std::isalpha(static_cast<unsigned char>(c));
+  });
+  llvm::StringRef number = text.take_front(split).rtrim();
+  llvm::StringRef unit = text.drop_front(number.size()).ltrim();
+  bool wellFormed = !number.empty() &&
+                    number.find_first_not_of("0123456789.") ==
+                        llvm::StringRef::npos &&
+                    number.count('.') <= 1 && number != "." &&
+                    !number.starts_with(".") && !number.ends_with(".");
+  if (!wellFormed)
+    return fail("malformed budget '" + text + "'");
+  if (unit.size() > 1 && (unit[0] == 'e' || unit[0] == 'E') &&
+      (std::isdigit(static_cast<unsigned char>(unit[1])) || unit[1] == '+' ||
+       unit[1] == '-'))
+    return fail("budget '" + text + "' has an exponent");
+  std::optional<Budget> budget = parseBudget(number, unit, error);
+  if (!budget)
+    return fail(error);
+  return budget;
 }
 
 std::string remat::formatBudget(const Budget &budget) {

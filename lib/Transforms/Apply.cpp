@@ -219,13 +219,19 @@ namespace {
 
 struct ApplyPass final : remat::impl::ApplyPassBase<ApplyPass> {
   void runOnOperation() override {
-    if (failed(forEachGraph(getOperation(), [&](FunctionOpInterface graph) {
-          auto plan = graph->getAttrOfType<DictionaryAttr>(kPlanAttrName);
-          if (!plan)
-            return success();
-          graph->removeAttr(kPlanAttrName);
-          return applyPlan(graph, plan);
-        })))
+    auto applyGraph = [&](FunctionOpInterface graph) -> LogicalResult {
+      Attribute attr = graph->getAttr(kPlanAttrName);
+      if (!attr)
+        return success();
+      auto plan = dyn_cast<DictionaryAttr>(attr);
+      if (!plan)
+        return graph.emitError("malformed remat.plan: expected the "
+                               "dictionary remat-plan writes, not ")
+               << attr;
+      graph->removeAttr(kPlanAttrName);
+      return applyPlan(graph, plan);
+    };
+    if (failed(forEachGraph(getOperation(), applyGraph)))
       signalPassFailure();
   }
 

@@ -52,12 +52,25 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
   std::optional<SavePolicy> graphPolicy;
   llvm::StringSet<> policyNames;
 
+  /// Where an option error points: the first graph, since an implicit
+  /// module has no location of its own in the source.
+  static Location optionErrorLoc(ModuleOp module) {
+    Location loc = module.getLoc();
+    module.walk([&](FunctionOpInterface function) {
+      if (function.isExternal())
+        return WalkResult::advance();
+      loc = function.getLoc();
+      return WalkResult::interrupt();
+    });
+    return loc;
+  }
+
   LogicalResult parseOptions(ModuleOp module) {
     if (!budget.empty()) {
       std::string error;
       budgetOption = parseBudget(budget, error);
       if (!budgetOption)
-        return mlir::emitError(module.getLoc(), "invalid budget option '")
+        return mlir::emitError(optionErrorLoc(module), "invalid budget option '")
                << budget << "': " << error;
     }
     if (!createSolver(solver))
@@ -159,9 +172,18 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
 
     // The budget: the option, else the graph's attribute, else none.
     outcome->budget = budgetOption;
-    if (!outcome->budget)
-      if (auto attr = function->getAttrOfType<BudgetAttr>("budget"))
-        outcome->budget = attr.getBudget();
+    if (Attribute attr = function->getAttr("budget")) {
+      auto budgetAttr = dyn_cast<BudgetAttr>(attr);
+      if (!budgetAttr) {
+        function.emitError("the budget attribute must be a #remat.budget<...> "
+                           "such as #remat.budget<0.5>, #remat.budget<64MiB> "
+                           "or #remat.budget<min>, not ")
+            << attr;
+        return nullptr;
+      }
+      if (!outcome->budget)
+        outcome->budget = budgetAttr.getBudget();
+    }
 
     SolverOptions options;
     options.countInputs = countInputs;

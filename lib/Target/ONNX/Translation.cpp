@@ -41,7 +41,9 @@ OwningOpRef<ModuleOp> remat::importOnnxModel(const llvm::MemoryBuffer &buffer,
 void remat::registerImportOnnxTranslation() {
   static llvm::cl::OptionCategory category("ONNX import options");
   static llvm::cl::opt<int64_t> batch(
-      "onnx-batch", llvm::cl::desc("Batch size of the data inputs (0: keep)"),
+      "onnx-batch",
+      llvm::cl::desc("Batch size of the data inputs, positive (default: as "
+                     "the model gives it)"),
       llvm::cl::init(0), llvm::cl::cat(category));
   static llvm::cl::opt<std::string> inputShape(
       "onnx-input-shape",
@@ -73,6 +75,12 @@ void remat::registerImportOnnxTranslation() {
         options.adapt = adapt;
         options.functionName = functionName;
         Location cli = FileLineColLoc::get(context, "<command line>", 0, 0);
+        // 0 is the internal "keep"; written out, it is a mistake.
+        if (batch.getNumOccurrences() && batch <= 0) {
+          emitError(cli) << "--onnx-batch: expected a positive batch size, got "
+                         << batch.getValue();
+          return nullptr;
+        }
         if (!inputShape.empty()) {
           SmallVector<StringRef> dims;
           StringRef(inputShape).split(dims, 'x');
