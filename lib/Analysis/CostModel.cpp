@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace remat;
@@ -30,14 +31,14 @@ std::optional<uint64_t> remat::resultElements(Operation *op) {
     std::optional<uint64_t> n = staticNumElements(type);
     if (!n)
       return std::nullopt;
-    total += *n;
+    total = llvm::SaturatingAdd(total, *n);
   }
   return total;
 }
 
 std::optional<uint64_t> remat::getFlops(Operation *op) {
-  if (auto attr = op->getAttrOfType<IntegerAttr>(kFlopsAttrName))
-    return attr.getValue().getZExtValue();
+  if (Attribute attr = op->getAttr(kFlopsAttrName))
+    return flopsAttrValue(attr);
   if (auto cost = dyn_cast<CostOpInterface>(op))
     return cost.estimateFlops();
   return resultElements(op);

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace remat;
@@ -24,12 +25,12 @@ std::optional<uint64_t> linalgFlops(Operation *op) {
   for (int64_t range : linalgOp.getStaticLoopRanges()) {
     if (ShapedType::isDynamic(range))
       return std::nullopt;
-    domain *= static_cast<uint64_t>(range);
+    domain = llvm::SaturatingMultiply(domain, static_cast<uint64_t>(range));
   }
   uint64_t bodyOps = 0;
   if (Block *body = linalgOp.getBlock())
     bodyOps = body->getOperations().size() - 1; // Not the linalg.yield.
-  return domain * std::max<uint64_t>(bodyOps, 1);
+  return llvm::SaturatingMultiply(domain, std::max<uint64_t>(bodyOps, 1));
 }
 
 } // namespace

@@ -19,14 +19,9 @@
 using namespace mlir;
 using namespace remat;
 
-std::optional<uint64_t> remat::bytesOfType(Type type) {
-  auto tensor = dyn_cast<TensorType>(type);
-  if (!tensor)
-    return 0;
-  auto ranked = dyn_cast<RankedTensorType>(tensor);
-  if (!ranked || !ranked.hasStaticShape())
-    return std::nullopt;
-  Type element = ranked.getElementType();
+/// Bits one element of `element` takes in a buffer, or std::nullopt for an
+/// element type the memory model cannot size.
+static std::optional<uint64_t> bufferElementBits(Type element) {
   uint64_t bits;
   if (element.isIntOrFloat())
     bits = element.getIntOrFloatBitWidth();
@@ -39,11 +34,39 @@ std::optional<uint64_t> remat::bytesOfType(Type type) {
     return std::nullopt;
   // Buffers store each element in whole bytes (an i1 takes one), as the
   // lowering to LLVM lays memrefs out.
-  bits = llvm::alignTo(bits, 8);
+  return llvm::alignTo(bits, 8);
+}
+
+std::optional<uint64_t> remat::bytesOfType(Type type) {
+  auto tensor = dyn_cast<TensorType>(type);
+  if (!tensor)
+    return 0;
+  auto ranked = dyn_cast<RankedTensorType>(tensor);
+  if (!ranked || !ranked.hasStaticShape())
+    return std::nullopt;
+  std::optional<uint64_t> bits = bufferElementBits(ranked.getElementType());
+  if (!bits)
+    return std::nullopt;
   std::optional<uint64_t> count = staticElementCount(ranked.getShape());
   if (!count)
     return std::nullopt;
-  return denseBytes(*count, bits);
+  return denseBytes(*count, *bits);
+}
+
+LogicalResult remat::verifyStaticByteSize(Location loc, Type type) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  if (!ranked || !ranked.hasStaticShape() || bytesOfType(type))
+    return success();
+  std::optional<uint64_t> bits = bufferElementBits(ranked.getElementType());
+  if (!bits)
+    return success();
+  InFlightDiagnostic diag = mlir::emitError(loc) << type << " has ";
+  if (std::optional<uint64_t> count = staticElementCount(ranked.getShape()))
+    diag << *count << " elements";
+  else
+    diag << "more than 2^64 elements";
+  return diag << " of " << *bits / 8 << (*bits == 8 ? " byte" : " bytes")
+              << ": its size overflows 64 bits";
 }
 
 Location GraphProgram::locOfValue(ValueId value) const {
@@ -164,6 +187,9 @@ public:
                        "result #" + std::to_string(result.getResultNumber()));
       resultBytes.push_back(isGlobalConstant(op) ? 0 : *bytes);
     }
+    if (Attribute attr = op->getAttr(kFlopsAttrName))
+      if (failed(verifyFlopsAttr(attr, [&] { return op->emitError(); })))
+        return failure();
     std::optional<uint64_t> flops = getFlops(op);
     if (!flops)
       return op->emitError("cannot compute the cost of this op: its shapes "
@@ -237,6 +263,8 @@ private:
   }
 
   LogicalResult unsized(Location loc, Type type, const std::string &what) {
+    if (failed(verifyStaticByteSize(loc, type)))
+      return failure();
     return mlir::emitError(loc, "the memory model needs static shapes: ")
            << what << " has type " << type
            << " whose size is not known at compile time";

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace remat;
@@ -24,7 +25,7 @@ std::optional<uint64_t> product(std::initializer_list<std::optional<uint64_t>> f
   for (std::optional<uint64_t> f : factors) {
     if (!f)
       return std::nullopt;
-    result *= *f;
+    result = llvm::SaturatingMultiply(result, *f);
   }
   return result;
 }

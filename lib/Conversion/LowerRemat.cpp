@@ -1,6 +1,7 @@
 //===- LowerRemat.cpp - The remat dialect to func
 //--------------------------===//
 
+#include "remat/Analysis/ProgramBuilder.h"
 #include "remat/Conversion/Passes.h"
 #include "remat/Dialect/Remat/RematOps.h"
 
@@ -50,6 +51,20 @@ struct LowerRematPass final : remat::impl::LowerRematPassBase<LowerRematPass> {
       abstract = true;
     });
     if (abstract)
+      return signalPassFailure();
+    // A buffer whose size overflows 64 bits cannot be allocated; without
+    // this check the allocation size silently wraps.
+    bool oversized = false;
+    module.walk([&](Operation *op) {
+      for (Value result : op->getResults())
+        oversized |=
+            failed(verifyStaticByteSize(result.getLoc(), result.getType()));
+      for (Region &region : op->getRegions())
+        for (BlockArgument arg : region.getArguments())
+          oversized |=
+              failed(verifyStaticByteSize(arg.getLoc(), arg.getType()));
+    });
+    if (oversized)
       return signalPassFailure();
 
     for (GraphOp graph : llvm::make_early_inc_range(module.getOps<GraphOp>()))

@@ -28,6 +28,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <chrono>
@@ -375,7 +376,7 @@ Chain GreedyPlanner::buildChain(ValueId value, Placement placement,
   }
   llvm::sort(chain.ops);
   for (OpId op : chain.ops)
-    chain.flops += base.ops[op].flops;
+    chain.flops = llvm::SaturatingAdd(chain.flops, base.ops[op].flops);
   return chain;
 }
 

@@ -14,6 +14,7 @@
 #include "remat/Planning/MemoryProfile.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <numeric>
 #include <optional>
@@ -58,7 +59,7 @@ Plan remat::dropNeedlessRecomputes(
     }
     Evaluation evaluation{profile.peakBytes, 0};
     for (const OpInfo &op : planned.ops)
-      evaluation.flops += op.flops;
+      evaluation.flops = llvm::SaturatingAdd(evaluation.flops, op.flops);
     return evaluation;
   };
   std::optional<Evaluation> current = evaluate(plan);
@@ -75,7 +76,7 @@ Plan remat::dropNeedlessRecomputes(
   for (const Recompute &recompute : plan.recomputes) {
     uint64_t flops = 0;
     for (OpId op : recompute.chain)
-      flops += program.ops[op].flops;
+      flops = llvm::SaturatingAdd(flops, program.ops[op].flops);
     chainFlops.push_back(flops);
   }
   std::vector<size_t> order(plan.recomputes.size());

@@ -25,6 +25,7 @@
 #include "remat/Planning/MemoryProfile.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <set>
@@ -143,7 +144,7 @@ Evaluated ReachSearch::evaluate(Plan plan) const {
   for (uint64_t live : e.profile.liveBytes)
     e.excess += live > budget ? live - budget : 0;
   for (const OpInfo &op : e.program.ops)
-    e.flops += op.flops;
+    e.flops = llvm::SaturatingAdd(e.flops, op.flops);
   e.versions.assign(base.values.size(), {});
   for (ValueId input : e.program.inputs)
     e.versions[input].push_back(input);

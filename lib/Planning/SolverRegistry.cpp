@@ -9,8 +9,11 @@
 
 #include "remat/Planning/MemoryProfile.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <chrono>
+#include <limits>
 
 using namespace remat;
 
@@ -87,7 +90,7 @@ public:
         auto chainFlops = [&](size_t k) {
           uint64_t flops = 0;
           for (OpId op : recomputes[k].chain)
-            flops += program.ops[op].flops;
+            flops = llvm::SaturatingAdd(flops, program.ops[op].flops);
           return flops;
         };
         std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
@@ -171,12 +174,17 @@ SolverResult remat::evaluatePlan(const Program &program, Plan plan,
       computeMemoryProfile(planned, options.countInputs).peakBytes;
   // What the planned step executes beyond the original: chain ops, minus
   // originals the plan moved rather than repeated.
-  uint64_t before = 0, after = 0;
+  // Summed in 128 bits so that ops of 2^63 FLOPs cannot wrap a costly plan
+  // into a free one; the difference saturates at 2^64-1.
+  unsigned __int128 before = 0, after = 0;
   for (const OpInfo &op : program.ops)
     before += op.flops;
   for (const OpInfo &op : planned.ops)
     after += op.flops;
-  result.extraFlops = after - before;
+  unsigned __int128 extra = after > before ? after - before : 0;
+  result.extraFlops = extra > std::numeric_limits<uint64_t>::max()
+                          ? std::numeric_limits<uint64_t>::max()
+                          : static_cast<uint64_t>(extra);
   result.feasible = options.minimize || !options.budgetBytes ||
                     result.peakBytes <= *options.budgetBytes;
   result.plan = std::move(plan);

@@ -5,6 +5,7 @@
 #include "remat/Support/Locations.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace remat;
@@ -73,7 +74,7 @@ static json::Value orderJson(const PlanOutcome &outcome) {
   if (order.other)
     entry["other"] = json::Object{
         {"peak_bytes", static_cast<int64_t>(order.other->peakBytes)},
-        {"extra_flops", static_cast<int64_t>(order.other->extraFlops)},
+        {"extra_flops", order.other->extraFlops},
         {"feasible", order.other->feasible}};
   else
     entry["other"] = nullptr;
@@ -99,8 +100,8 @@ json::Object remat::reportGraph(const PlanOutcome &outcome) {
                                      : json::Value(nullptr);
   g["solver_note"] = outcome.result.note;
   g["ops"] = static_cast<int64_t>(program.ops.size());
-  g["base_flops"] = static_cast<int64_t>(outcome.baseFlops);
-  g["extra_flops"] = static_cast<int64_t>(outcome.result.extraFlops);
+  g["base_flops"] = outcome.baseFlops;
+  g["extra_flops"] = outcome.result.extraFlops;
   g["extra_flops_percent"] =
       outcome.baseFlops ? 100.0 * outcome.result.extraFlops / outcome.baseFlops
                         : 0.0;
@@ -112,7 +113,7 @@ json::Object remat::reportGraph(const PlanOutcome &outcome) {
   for (const Recompute &r : outcome.result.plan.recomputes) {
     uint64_t flops = 0;
     for (OpId op : r.chain)
-      flops += program.ops[op].flops;
+      flops = llvm::SaturatingAdd(flops, program.ops[op].flops);
     auto [it, inserted] = perValue.try_emplace(r.value, flops, 0);
     if (inserted)
       order.push_back(r.value);
@@ -131,7 +132,7 @@ json::Object remat::reportGraph(const PlanOutcome &outcome) {
   json::Array recomputed;
   for (ValueId value : order) {
     json::Object entry = valueEntry(value);
-    entry["flops"] = static_cast<int64_t>(perValue[value].first);
+    entry["flops"] = perValue[value].first;
     entry["times"] = perValue[value].second;
     recomputed.push_back(std::move(entry));
   }

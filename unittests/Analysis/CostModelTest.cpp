@@ -160,6 +160,23 @@ TEST_F(CostModelTest, LinalgMatmulIsTwoMNK) {
   EXPECT_EQ(flopsOf(ir, "linalg.matmul"), uint64_t(2 * 4 * 16 * 8));
 }
 
+TEST_F(CostModelTest, EstimatesSaturateInsteadOfWrapping) {
+  // 2*M*N*K = 2 * 2^63 wraps to 0 in 64 bits: a free op to recompute.
+  const char *linalg = R"mlir(
+    func.func @f(%a: tensor<2097152x2097152xf32>, %b: tensor<2097152x2097152xf32>, %c: tensor<2097152x2097152xf32>) -> tensor<2097152x2097152xf32> {
+      %m = linalg.matmul ins(%a, %b : tensor<2097152x2097152xf32>, tensor<2097152x2097152xf32>) outs(%c : tensor<2097152x2097152xf32>) -> tensor<2097152x2097152xf32>
+      return %m : tensor<2097152x2097152xf32>
+    })mlir";
+  EXPECT_EQ(flopsOf(linalg, "linalg.matmul"), UINT64_MAX);
+  const char *tosa = R"mlir(
+    func.func @f(%a: tensor<1x2097152x2097152xf32>, %b: tensor<1x2097152x2097152xf32>) -> tensor<1x2097152x2097152xf32> {
+      %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+      %m = tosa.matmul %a, %b, %zp, %zp : (tensor<1x2097152x2097152xf32>, tensor<1x2097152x2097152xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2097152x2097152xf32>
+      return %m : tensor<1x2097152x2097152xf32>
+    })mlir";
+  EXPECT_EQ(flopsOf(tosa, "tosa.matmul"), UINT64_MAX);
+}
+
 TEST_F(CostModelTest, LinalgGenericIsDomainTimesBodyOps) {
   // A 4x8x3 domain (a reduction over the last loop) with three body ops.
   const char *ir = R"mlir(
@@ -241,6 +258,15 @@ TEST_F(CostModelTest, FlopsAttributeOverridesEveryModel) {
     })mlir";
   EXPECT_EQ(flopsOf(ir, "linalg.matmul"), 7u);
   EXPECT_EQ(flopsOf(ir, "tosa.tanh"), 0u);
+}
+
+TEST_F(CostModelTest, FlopsAttributeReachesTwoToTheSixtyFourMinusOne) {
+  const char *ir = R"mlir(
+    func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+      %t = tosa.tanh %a {remat.flops = 18446744073709551615 : ui64} : (tensor<4xf32>) -> tensor<4xf32>
+      return %t : tensor<4xf32>
+    })mlir";
+  EXPECT_EQ(flopsOf(ir, "tosa.tanh"), UINT64_MAX);
 }
 
 TEST_F(CostModelTest, DynamicShapesHaveNoCost) {

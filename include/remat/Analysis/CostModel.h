@@ -3,6 +3,8 @@
 #ifndef REMAT_ANALYSIS_COSTMODEL_H
 #define REMAT_ANALYSIS_COSTMODEL_H
 
+#include "remat/Dialect/Remat/RematDialect.h"
+
 #include "mlir/IR/Operation.h"
 
 #include <cstdint>
@@ -14,8 +16,6 @@ class DialectRegistry;
 
 namespace remat {
 
-/// Attribute overriding the cost of any op: `{remat.flops = 1000 : i64}`.
-constexpr llvm::StringLiteral kFlopsAttrName = "remat.flops";
 /// Unit attribute forbidding recomputation of an op: `{remat.never}`.
 constexpr llvm::StringLiteral kNeverAttrName = "remat.never";
 /// A checkpoint policy's verdict on an op: `{remat.save = false}` means its
@@ -26,7 +26,9 @@ constexpr llvm::StringLiteral kSaveAttrName = "remat.save";
 /// The cost of executing `op` once: the `remat.flops` attribute if present,
 /// else the op's CostOpInterface, else one operation per element of its
 /// tensor results (so that an op without a model is never free to redo).
-/// std::nullopt when the shapes are not static.
+/// Estimates saturate at 2^64-1 rather than wrap. std::nullopt when the
+/// shapes are not static or the attribute is not a valid count
+/// (verifyFlopsAttr says why).
 std::optional<uint64_t> getFlops(mlir::Operation *op);
 
 /// Whether the planner may execute `op` a second time: it has results, no
@@ -42,7 +44,8 @@ void registerCostModelExternalModels(mlir::DialectRegistry &registry);
 std::optional<uint64_t> staticNumElements(mlir::Type type);
 
 /// Sum of staticNumElements over the op's tensor results (0 for ops without
-/// tensor results); std::nullopt if one of them is dynamic.
+/// tensor results), saturating at 2^64-1; std::nullopt if one of them is
+/// dynamic.
 std::optional<uint64_t> resultElements(mlir::Operation *op);
 
 } // namespace remat

@@ -47,6 +47,11 @@ mlir::FailureOr<GraphProgram> buildProgram(mlir::FunctionOpInterface function);
 /// they live in registers.
 std::optional<uint64_t> bytesOfType(mlir::Type type);
 
+/// Emits an error at `loc` when `type` is a statically shaped tensor whose
+/// buffer size does not fit in 64 bits ("tensor<...> has N elements of B
+/// bytes: its size overflows 64 bits"); success for every other type.
+mlir::LogicalResult verifyStaticByteSize(mlir::Location loc, mlir::Type type);
+
 } // namespace remat
 
 #endif // REMAT_ANALYSIS_PROGRAMBUILDER_H

@@ -29,7 +29,8 @@ def LowerRematPass : Pass<"remat-lower", "mlir::ModuleOp"> {
       recognize the ops lowered from one op.
 
     `remat.abstract` nodes have no semantics to lower: the pass fails with a
-    diagnostic at each of them.
+    diagnostic at each of them. So does a value of static shape whose byte
+    count overflows 64 bits: its allocation size would wrap.
 
     With `emit-c-interface` (the default), each function created from a
     graph gets `llvm.emit_c_interface`, so that its lowered form has a
