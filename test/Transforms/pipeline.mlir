@@ -82,30 +82,34 @@ remat.graph @reordering_plans_worse() -> tensor<200xi8> {
 
 // -----
 
-// Reordering plans better: running "5" before "4" frees "3" early, and the
-// scheduled order meets the budget without recomputation; the given order
-// needs "2" recomputed (+383 FLOPs). The scheduled order is kept.
-// (remat-bench gen --model=layered --nodes=6 --seed=41.)
-// ORDER-LABEL: @reordering_plans_better (6 ops)
-// ORDER-NEXT:    peak     8.3 KiB -> 6.0 KiB
-// ORDER-NEXT:    order    scheduled (8.3 KiB -> 6.0 KiB before planning; the original order planned 6.0 KiB, +383 FLOPs)
-// ORDER-NEXT:    budget   0.72 = 6.0 KiB, met
+// Reordering plans better: running "7" right after "4" lets "2" die before
+// "5" and "6" run, and the scheduled order meets the budget without
+// recomputation; the given order misses it (13.5 KiB, +1716 FLOPs). The
+// scheduled order is kept.
+// (remat-bench gen --model=layered --nodes=8 --seed=244.)
+// ORDER-LABEL: @reordering_plans_better (8 ops)
+// ORDER-NEXT:    peak     16.3 KiB -> 11.0 KiB
+// ORDER-NEXT:    order    scheduled (16.3 KiB -> 11.0 KiB before planning; the original order planned 13.5 KiB, +1716 FLOPs, budget NOT met)
+// ORDER-NEXT:    budget   0.72 = 11.8 KiB, met
 // ORDER-NEXT:    cost     +0 FLOPs
 // ORDER-IR-LABEL: remat.graph @reordering_plans_better
 // ORDER-IR:        remat.abstract "3"
-// ORDER-IR-NEXT:   remat.abstract "5"
+// ORDER-IR-NEXT:   remat.abstract "2"
 // ORDER-IR-NEXT:   remat.abstract "4"
+// ORDER-IR-NEXT:   remat.abstract "7"
 // ORDER-IR-NOT:    remat.recompute
-// GIVEN-LABEL: @reordering_plans_better (6 ops)
-// GIVEN-NEXT:    peak     8.3 KiB -> 6.0 KiB
-// GIVEN-NEXT:    budget   0.72 = 6.0 KiB, met
-// GIVEN-NEXT:    cost     +383 FLOPs
-remat.graph @reordering_plans_better() -> tensor<2710xi8> {
-  %0 = remat.abstract "0" flops(0) () : () -> tensor<350xi8>
-  %1 = remat.abstract "2" flops(383) (%0) : (tensor<350xi8>) -> tensor<2440xi8>
-  %2 = remat.abstract "4" flops(956) (%1) : (tensor<2440xi8>) -> tensor<2450xi8>
-  %3 = remat.abstract "3" flops(783) (%0) : (tensor<350xi8>) -> tensor<2770xi8>
-  %4 = remat.abstract "5" flops(351) (%1, %3) : (tensor<2440xi8>, tensor<2770xi8>) -> tensor<890xi8>
-  %5 = remat.abstract "1" flops(0) (%2, %4) : (tensor<2450xi8>, tensor<890xi8>) -> tensor<2710xi8>
-  remat.return %5 : tensor<2710xi8>
+// GIVEN-LABEL: @reordering_plans_better (8 ops)
+// GIVEN-NEXT:    peak     16.3 KiB -> 13.5 KiB
+// GIVEN-NEXT:    budget   0.72 = 11.8 KiB, NOT met
+// GIVEN-NEXT:    cost     +1716 FLOPs
+remat.graph @reordering_plans_better() -> tensor<290xi8> {
+  %0 = remat.abstract "0" flops(0) () : () -> tensor<2610xi8>
+  %1 = remat.abstract "2" flops(540) (%0) : (tensor<2610xi8>) -> tensor<6500xi8>
+  %2 = remat.abstract "3" flops(482) (%0) : (tensor<2610xi8>) -> tensor<10xi8>
+  %3 = remat.abstract "4" flops(694) (%1, %2) : (tensor<6500xi8>, tensor<10xi8>) -> tensor<4700xi8>
+  %4 = remat.abstract "5" flops(899) (%3) : (tensor<4700xi8>) -> tensor<2920xi8>
+  %5 = remat.abstract "6" flops(219) (%3) : (tensor<4700xi8>) -> tensor<2580xi8>
+  %6 = remat.abstract "7" flops(10) (%1, %3) : (tensor<6500xi8>, tensor<4700xi8>) -> tensor<30xi8>
+  %7 = remat.abstract "1" flops(0) (%4, %5, %6) : (tensor<2920xi8>, tensor<2580xi8>, tensor<30xi8>) -> tensor<290xi8>
+  remat.return %7 : tensor<290xi8>
 }
