@@ -1,5 +1,6 @@
 //===- Plan.cpp - Decide what to recompute under a budget -----------------===//
 
+#include "Graphs.h"
 #include "PlanAttr.h"
 #include "PlanOutcome.h"
 #include "Policy.h"
@@ -12,6 +13,7 @@
 #include "remat/Transforms/Passes.h"
 
 #include "mlir/IR/Remarks.h"
+#include "llvm/Support/MathExtras.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -106,11 +108,9 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     if (failed(parseOptions(module)))
       return signalPassFailure();
 
-    SmallVector<FunctionOpInterface> functions;
-    module.walk([&](FunctionOpInterface function) {
-      if (!function.isExternal())
-        functions.push_back(function);
-    });
+    // Steps only: a private helper a step calls is not planned or held to
+    // the budget (Graphs.h).
+    SmallVector<FunctionOpInterface> functions = collectSteps(module);
 
     std::vector<std::unique_ptr<PlanOutcome>> outcomes;
     bool failedAny = false;
@@ -167,7 +167,8 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     outcome->countInputs = countInputs;
     applyGraphPolicy(*outcome);
     for (const OpInfo &op : outcome->graph.program.ops)
-      outcome->baseFlops += op.flops;
+      outcome->baseFlops =
+          llvm::SaturatingAdd(outcome->baseFlops, op.flops);
     outcome->before = computeMemoryProfile(outcome->graph.program, countInputs);
 
     // The budget: the option, else the graph's attribute, else none.
@@ -226,7 +227,8 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     ++numGraphs;
     numReordered += outcome->order && outcome->order->scheduled;
     numRecomputed += outcome->result.plan.recomputes.size();
-    extraFlops += outcome->result.extraFlops;
+    extraFlops = llvm::SaturatingAdd(uint64_t(extraFlops),
+                                     outcome->result.extraFlops);
     if (outcome->after.peakBytes < outcome->givenPeakBytes())
       bytesSaved += outcome->givenPeakBytes() - outcome->after.peakBytes;
     return outcome;
@@ -352,7 +354,7 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     for (const Recompute &r : outcome.result.plan.recomputes) {
       uint64_t flops = 0;
       for (OpId op : r.chain)
-        flops += program.ops[op].flops;
+        flops = llvm::SaturatingAdd(flops, program.ops[op].flops);
       Operation *user = outcome.graph.ops[r.before];
       remark::passed(outcome.graph.locOfValue(r.value), opts("Recompute"))
           << llvm::formatv("recompute {0} ({1} bytes) before '{2}' at {3}: "
