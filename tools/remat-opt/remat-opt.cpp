@@ -2,21 +2,78 @@
 //
 // An mlir-opt-style driver: the remat dialect, the upstream dialects a
 // training step and its lowering use, the upstream passes the lowering
-// pipelines are built from, and every Remat pass and pipeline.
+// pipelines are built from, and every Remat pass and pipeline. Diagnostics
+// from passes echo a window of a long source line (an imported step's
+// signature), not all of it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "remat/InitRemat.h"
+#include "remat/Support/ShortSourceLines.h"
+#include "remat/Support/ToolFiles.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Prints the diagnostics of one pass manager's run through a SourceMgr that
+/// shortens echoed lines. Owned by the pass manager, so the handler goes
+/// before the context does.
+struct ShortLineDiagnostics final : PassInstrumentation {
+  ShortLineDiagnostics(llvm::SourceMgr &sources, MLIRContext *context)
+      : handler(sources, context) {}
+  SourceMgrDiagnosticHandler handler;
+};
+
+} // namespace
 
 int main(int argc, char **argv) {
-  mlir::DialectRegistry registry;
+  llvm::InitLLVM init(argc, argv);
+  DialectRegistry registry;
   remat::registerRematDialects(registry);
   remat::registerUpstreamDialects(registry);
   remat::registerUpstreamPasses();
   remat::registerRematPasses();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "Remat: rematerialization for training steps\n", registry));
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      argc, argv, "Remat: rematerialization for training steps\n", registry);
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  bool readsInput = !config.shouldShowDialects() && !config.shouldListPasses();
+
+  std::optional<remat::ToolFiles> files = remat::openToolFiles(
+      readsInput ? llvm::StringRef(inputFilename) : "/dev/null",
+      outputFilename);
+  if (!files)
+    return 1;
+  std::unique_ptr<llvm::MemoryBuffer> input = std::move(files->input);
+
+  // The parser's own diagnostics go through MlirOptMain's SourceMgr; the
+  // passes' through a copy of the input whose echoed lines are shortened.
+  llvm::SourceMgr sources;
+  sources.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(input->getBuffer(),
+                                           input->getBufferIdentifier()),
+      llvm::SMLoc());
+  remat::shortenEchoedLines(sources);
+  if (!config.shouldVerifyDiagnostics()) {
+    MlirOptMainConfig fromCommandLine = config;
+    config.setPassPipelineSetupFn([&sources, fromCommandLine](PassManager &pm) {
+      pm.addInstrumentation(
+          std::make_unique<ShortLineDiagnostics>(sources, pm.getContext()));
+      return fromCommandLine.setupPassPipeline(pm);
+    });
+  }
+  if (failed(MlirOptMain(files->output->os(), std::move(input), registry,
+                         config)))
+    return 1;
+  files->output->keep();
+  return 0;
 }

@@ -16,6 +16,7 @@
 #include "remat/InitRemat.h"
 #include "remat/Pipelines/Pipelines.h"
 #include "remat/Runtime/RematRuntime.h"
+#include "remat/Support/ShortSourceLines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -215,6 +216,7 @@ int main(int argc, char **argv) {
     return fail(error);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  shortenEchoedLines(sourceMgr);
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
