@@ -28,6 +28,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <numeric>
 #include <set>
 #include <tuple>
 
@@ -249,18 +250,22 @@ ReachSearch::move(const Evaluated &state, OpId position, ValueId live,
 
 std::optional<Evaluated>
 ReachSearch::bestMove(const Evaluated &state, std::vector<Move> moves) const {
-  llvm::stable_sort(moves, [](const Move &a, const Move &b) {
-    return a.gain > b.gain;
+  // Best estimate first; ties in the order the moves were found.
+  std::vector<size_t> rank(moves.size());
+  std::iota(rank.begin(), rank.end(), 0);
+  llvm::sort(rank, [&](size_t a, size_t b) {
+    return moves[a].gain != moves[b].gain ? moves[a].gain > moves[b].gain
+                                          : a < b;
   });
   std::optional<Evaluated> best;
   size_t batch = kFirstBatch;
-  for (size_t i = 0; i < moves.size() && !timeUp(); ++i) {
+  for (size_t i = 0; i < rank.size() && !timeUp(); ++i) {
     if (i == batch) {
       if (best && better(*best, state))
         break;
       batch *= 4;
     }
-    Plan plan = withRecompute(state.plan, moves[i].recompute);
+    Plan plan = withRecompute(state.plan, moves[rank[i]].recompute);
     if (!verifyPlan(base, plan).empty())
       continue;
     Evaluated candidate = evaluate(std::move(plan));

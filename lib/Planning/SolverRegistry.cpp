@@ -9,6 +9,8 @@
 
 #include "remat/Planning/MemoryProfile.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -93,8 +95,9 @@ public:
             flops = llvm::SaturatingAdd(flops, program.ops[op].flops);
           return flops;
         };
-        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-          return chainFlops(a) > chainFlops(b);
+        llvm::sort(order, [&](size_t a, size_t b) {
+          uint64_t fa = chainFlops(a), fb = chainFlops(b);
+          return fa != fb ? fa > fb : a < b;
         });
         Plan ruined = best.plan;
         ruined.recomputes.erase(ruined.recomputes.begin() + order[attempt]);
