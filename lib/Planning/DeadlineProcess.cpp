@@ -46,10 +46,7 @@ int millisecondsLeft(std::chrono::steady_clock::time_point deadline) {
 
 DeadlineResult
 remat::runBeforeDeadline(std::chrono::steady_clock::time_point deadline,
-                         llvm::function_ref<std::string()> work,
-                         bool *inProcess) {
-  if (inProcess)
-    *inProcess = false;
+                         llvm::function_ref<std::string()> work) {
   DeadlineResult result;
   if (millisecondsLeft(deadline) == 0) {
     result.outcome = DeadlineOutcome::TimedOut;
@@ -65,8 +62,6 @@ remat::runBeforeDeadline(std::chrono::steady_clock::time_point deadline,
     }
   }
   if (child < 0) {
-    if (inProcess)
-      *inProcess = true;
     result.bytes = work();
     result.outcome = DeadlineOutcome::Finished;
     return result;

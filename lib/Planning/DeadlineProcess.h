@@ -36,11 +36,10 @@ struct DeadlineResult {
 
 /// Runs `work` in a forked child and returns the bytes it produced, unless
 /// `deadline` passes first (the child is killed and reaped). When no child
-/// can be started, runs `work` in this process instead (`inProcess` is then
-/// set), so callers still get an answer; the work's own limits then apply.
+/// can be started, runs `work` in this process instead, so callers still get
+/// an answer; the work's own limits then apply.
 DeadlineResult runBeforeDeadline(std::chrono::steady_clock::time_point deadline,
-                                 llvm::function_ref<std::string()> work,
-                                 bool *inProcess = nullptr);
+                                 llvm::function_ref<std::string()> work);
 
 } // namespace remat
 

@@ -211,7 +211,9 @@ SolverResult IlpSolver::solve(const Program &program,
   // graphs in seconds. Moves, which reorder, are recovered by materialize
   // (an original all of whose readers read copies is dropped) and only
   // lower the FLOPs. Then, if that did not prove, the MIP with moves.
-  double fixedOrderBound = -1, bound = -1, lowerBound = -1;
+  double fixedOrderBound = -1, lowerBound = -1;
+  // Conservative MIPs restrict the plans: their bounds bound nothing.
+  double ignoredBound;
   bool fixedOrderProven =
       secondsLeft() > 0.05 &&
       solvePhase(false, false, phaseEnd(0.6), fixedOrderBound);
@@ -222,12 +224,12 @@ SolverResult IlpSolver::solve(const Program &program,
     return finish(std::move(best));
   }
   if (!fixedOrderProven && secondsLeft() > 0.05)
-    solvePhase(false, true, phaseEnd(0.5), bound);
+    solvePhase(false, true, phaseEnd(0.5), ignoredBound);
   bool relaxedOptimal = false;
   if (!fixedOrderProven && secondsLeft() > 0.05) {
     relaxedOptimal = solvePhase(true, false, deadline, lowerBound);
     if (!relaxedOptimal && secondsLeft() > 0.05)
-      solvePhase(true, true, deadline, bound);
+      solvePhase(true, true, deadline, ignoredBound);
   }
 
   if (bestIndex < 0) {
