@@ -1,0 +1,71 @@
+//===- ArenaPlacement.h - Offsets of a step's buffers in one arena -*- C++ -*-===//
+//
+// Static placement (dynamic storage allocation with known lifetimes): every
+// buffer of a step gets a byte offset in one arena so that buffers whose live
+// intervals intersect never share bytes. The arena can never be smaller than
+// the most bytes live at one step (`liveBytes`, the load); arena / load is the
+// fragmentation.
+//
+// Placement depends only on the buffers' sizes, alignments, the overlap
+// relation of their intervals and their index (ties go to the lower index),
+// so that two clients that build the same buffers in the same order get the
+// same offsets.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_PLANNING_ARENAPLACEMENT_H
+#define REMAT_PLANNING_ARENAPLACEMENT_H
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace remat {
+
+/// One buffer to place: `bytes` (unpadded), the alignment its offset needs,
+/// and the closed interval [first, last] of program steps it is live in.
+/// Two buffers conflict iff their intervals intersect. Inside the arena a
+/// buffer occupies `bytes` rounded up to its alignment, so padding is counted.
+/// A buffer with no bytes or an empty interval (last < first) occupies
+/// nothing and gets offset 0. An alignment of 0 means 1.
+struct ArenaBuffer {
+  uint64_t bytes;
+  uint64_t alignment;
+  int64_t first;
+  int64_t last;
+};
+
+struct ArenaLayout {
+  /// One per buffer, each a multiple of its alignment.
+  std::vector<uint64_t> offsets;
+  /// Max over buffers of offset + aligned bytes, rounded up to the largest
+  /// alignment.
+  uint64_t arenaBytes = 0;
+  /// Lower bound on any placement: the max over steps of the sum of the live
+  /// buffers' aligned bytes.
+  uint64_t liveBytes = 0;
+};
+
+enum class ArenaStrategy {
+  /// The production baseline (TFLite's arena planner, XNNPACK): by size,
+  /// largest first (ties by index), each in the smallest gap that fits among
+  /// the placed buffers it conflicts with, else above them.
+  SizeBestFit,
+  /// The default: the best of several orderings and fits, and an exact
+  /// branch-and-bound search where the instance is small enough.
+  Best,
+};
+
+/// `bytes` rounded up to the buffer's alignment: what it occupies.
+uint64_t alignedBytes(const ArenaBuffer &buffer);
+
+/// The load of `buffers`: ArenaLayout::liveBytes without placing anything.
+uint64_t arenaLiveBytes(llvm::ArrayRef<ArenaBuffer> buffers);
+
+ArenaLayout placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
+                       ArenaStrategy strategy = ArenaStrategy::Best);
+
+} // namespace remat
+
+#endif // REMAT_PLANNING_ARENAPLACEMENT_H

@@ -1,0 +1,258 @@
+//===- ArenaPlacement.cpp - Offsets of a step's buffers in one arena ------===//
+//
+// Greedy placement: take the buffers in some order and put each in a gap
+// among the already placed buffers it conflicts with (the smallest gap that
+// fits, or the lowest), else above them all. The baseline is the order by
+// size (TFLite's arena planner and XNNPACK, Pisarchyk & Lee,
+// arXiv:2001.03288). `Best` tries several orders and both fits, keeps the
+// smallest arena.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Planning/ArenaPlacement.h"
+
+#include "ArenaPlacementInternal.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace remat;
+using namespace remat::arena;
+
+uint64_t remat::alignedBytes(const ArenaBuffer &buffer) {
+  return llvm::alignTo(buffer.bytes, alignmentOf(buffer));
+}
+
+uint64_t remat::arenaLiveBytes(llvm::ArrayRef<ArenaBuffer> buffers) {
+  std::vector<uint32_t> starts, ends;
+  for (uint32_t i = 0; i < buffers.size(); ++i)
+    if (occupies(buffers[i])) {
+      starts.push_back(i);
+      ends.push_back(i);
+    }
+  llvm::sort(starts, [&](uint32_t a, uint32_t b) {
+    return buffers[a].first < buffers[b].first;
+  });
+  llvm::sort(ends, [&](uint32_t a, uint32_t b) {
+    return buffers[a].last < buffers[b].last;
+  });
+  // Before a buffer starts, every buffer that ended strictly earlier leaves.
+  uint64_t live = 0, peak = 0;
+  size_t nextEnd = 0;
+  for (uint32_t i : starts) {
+    while (buffers[ends[nextEnd]].last < buffers[i].first)
+      live -= alignedBytes(buffers[ends[nextEnd++]]);
+    live += alignedBytes(buffers[i]);
+    peak = std::max(peak, live);
+  }
+  return peak;
+}
+
+Instance::Instance(llvm::ArrayRef<ArenaBuffer> buffers) : buffers(buffers) {
+  size_t n = buffers.size();
+  sizes.resize(n);
+  conflicts.resize(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    sizes[i] = alignedBytes(buffers[i]);
+    maxAlignment = std::max(maxAlignment, alignmentOf(buffers[i]));
+    if (occupies(buffers[i]))
+      occupying.push_back(i);
+  }
+  // Sweep by start: a buffer conflicts with the earlier-starting buffers that
+  // are still live when it starts.
+  std::vector<uint32_t> byStart = occupying;
+  llvm::sort(byStart, [&](uint32_t a, uint32_t b) {
+    if (buffers[a].first != buffers[b].first)
+      return buffers[a].first < buffers[b].first;
+    return a < b;
+  });
+  std::vector<uint32_t> active;
+  for (uint32_t i : byStart) {
+    llvm::erase_if(active, [&](uint32_t j) {
+      return buffers[j].last < buffers[i].first;
+    });
+    for (uint32_t j : active) {
+      conflicts[i].push_back(j);
+      conflicts[j].push_back(i);
+    }
+    active.push_back(i);
+  }
+  for (auto &list : conflicts)
+    llvm::sort(list);
+  liveBytes = arenaLiveBytes(buffers);
+}
+
+uint64_t Instance::arenaOf(llvm::ArrayRef<uint64_t> offsets) const {
+  uint64_t top = 0;
+  for (uint32_t i : occupying)
+    top = std::max(top, offsets[i] + sizes[i]);
+  return llvm::alignTo(top, maxAlignment);
+}
+
+uint64_t arena::placeGreedy(const Instance &instance,
+                            llvm::ArrayRef<uint32_t> order, Fit fit,
+                            std::vector<uint64_t> &offsets) {
+  size_t n = instance.buffers.size();
+  offsets.assign(n, 0);
+  std::vector<bool> placed(n, false);
+  // (offset, end) of the placed buffers the current one conflicts with.
+  std::vector<std::pair<uint64_t, uint64_t>> below;
+  for (uint32_t i : order) {
+    below.clear();
+    for (uint32_t j : instance.conflicts[i])
+      if (placed[j])
+        below.push_back({offsets[j], offsets[j] + instance.sizes[j]});
+    llvm::sort(below);
+    uint64_t size = instance.sizes[i];
+    uint64_t alignment = alignmentOf(instance.buffers[i]);
+    uint64_t cursor = 0;
+    uint64_t bestOffset = 0, bestGap = 0;
+    bool found = false;
+    for (auto [offset, end] : below) {
+      uint64_t candidate = llvm::alignTo(cursor, alignment);
+      if (candidate + size <= offset) {
+        uint64_t gap = offset - cursor;
+        if (!found || gap < bestGap) {
+          bestOffset = candidate;
+          bestGap = gap;
+          found = true;
+        }
+        if (fit == Fit::Lowest)
+          break;
+      }
+      cursor = std::max(cursor, end);
+    }
+    offsets[i] = found ? bestOffset : llvm::alignTo(cursor, alignment);
+    placed[i] = true;
+  }
+  return instance.arenaOf(offsets);
+}
+
+namespace {
+
+/// The occupying buffers sorted by `key` (largest first), ties by index.
+template <typename Key>
+std::vector<uint32_t> orderBy(const Instance &instance, Key key) {
+  std::vector<uint32_t> order = instance.occupying;
+  llvm::sort(order, [&](uint32_t a, uint32_t b) {
+    auto keyA = key(a), keyB = key(b);
+    if (keyA != keyB)
+      return keyA > keyB;
+    return a < b;
+  });
+  return order;
+}
+
+/// Most bytes live at any step of each buffer's interval: buffers that sit
+/// across the peak constrain the arena most.
+std::vector<uint64_t> contention(const Instance &instance) {
+  const auto &buffers = instance.buffers;
+  // The load only rises where a buffer starts, so the distinct start steps
+  // are the points to look at.
+  std::vector<int64_t> points;
+  for (uint32_t i : instance.occupying)
+    points.push_back(buffers[i].first);
+  llvm::sort(points);
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  size_t numPoints = points.size();
+  auto pointIndex = [&](int64_t step) {
+    return static_cast<size_t>(llvm::lower_bound(points, step) -
+                               points.begin());
+  };
+  // Difference array over points: a buffer covers the points in
+  // [index(first), index(last + 1)).
+  std::vector<int64_t> delta(numPoints + 1, 0);
+  std::vector<std::pair<size_t, size_t>> span(buffers.size());
+  for (uint32_t i : instance.occupying) {
+    size_t begin = pointIndex(buffers[i].first);
+    size_t end = static_cast<size_t>(
+        llvm::upper_bound(points, buffers[i].last) - points.begin());
+    span[i] = {begin, end};
+    delta[begin] += static_cast<int64_t>(instance.sizes[i]);
+    delta[end] -= static_cast<int64_t>(instance.sizes[i]);
+  }
+  // Sparse table of range maxima over the loads at the points.
+  std::vector<std::vector<uint64_t>> table(1, std::vector<uint64_t>(numPoints));
+  int64_t running = 0;
+  for (size_t p = 0; p < numPoints; ++p) {
+    running += delta[p];
+    table[0][p] = static_cast<uint64_t>(running);
+  }
+  for (size_t width = 2; width <= numPoints; width *= 2) {
+    const std::vector<uint64_t> &prev = table.back();
+    std::vector<uint64_t> next(numPoints - width + 1);
+    for (size_t p = 0; p + width <= numPoints; ++p)
+      next[p] = std::max(prev[p], prev[p + width / 2]);
+    table.push_back(std::move(next));
+  }
+  std::vector<uint64_t> result(buffers.size(), 0);
+  for (uint32_t i : instance.occupying) {
+    auto [begin, end] = span[i];
+    unsigned level = llvm::Log2_64(end - begin);
+    result[i] = std::max(table[level][begin],
+                         table[level][end - (size_t(1) << level)]);
+  }
+  return result;
+}
+
+/// Orders that look only at sizes, the conflict graph and indices, never at
+/// step numbers: the planner and the lowering number steps differently.
+std::vector<std::vector<uint32_t>> candidateOrders(const Instance &instance) {
+  const auto &sizes = instance.sizes;
+  const auto &conflicts = instance.conflicts;
+  std::vector<std::vector<uint32_t>> orders;
+  orders.push_back(orderBy(instance, [&](uint32_t i) { return sizes[i]; }));
+  std::vector<uint64_t> load = contention(instance);
+  orders.push_back(orderBy(instance, [&](uint32_t i) {
+    return std::make_pair(load[i], sizes[i]);
+  }));
+  // The bytes a buffer shares steps with: a stand-in for size x lifetime.
+  orders.push_back(orderBy(instance, [&](uint32_t i) {
+    uint64_t weight = sizes[i];
+    for (uint32_t j : conflicts[i])
+      weight += sizes[j];
+    return std::make_pair(weight, sizes[i]);
+  }));
+  orders.push_back(orderBy(instance, [&](uint32_t i) {
+    return std::make_pair(conflicts[i].size(), sizes[i]);
+  }));
+  // Allocation order (the index): what a bump allocator sees.
+  orders.push_back(instance.occupying);
+  return orders;
+}
+
+} // namespace
+
+ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
+                              ArenaStrategy strategy) {
+  Instance instance(buffers);
+  ArenaLayout layout;
+  layout.liveBytes = instance.liveBytes;
+  if (strategy == ArenaStrategy::SizeBestFit) {
+    std::vector<uint32_t> order = orderBy(
+        instance, [&](uint32_t i) { return instance.sizes[i]; });
+    layout.arenaBytes =
+        placeGreedy(instance, order, Fit::Smallest, layout.offsets);
+    return layout;
+  }
+
+  std::vector<uint64_t> offsets;
+  bool first = true;
+  for (const std::vector<uint32_t> &order : candidateOrders(instance)) {
+    for (Fit fit : {Fit::Smallest, Fit::Lowest}) {
+      uint64_t arena = placeGreedy(instance, order, fit, offsets);
+      if (first || arena < layout.arenaBytes) {
+        layout.arenaBytes = arena;
+        layout.offsets = offsets;
+        first = false;
+      }
+      if (layout.arenaBytes <= llvm::alignTo(instance.liveBytes,
+                                             instance.maxAlignment))
+        return layout;
+    }
+  }
+  return layout;
+}
