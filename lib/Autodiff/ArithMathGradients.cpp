@@ -46,10 +46,22 @@ void add(GradientRules &rules, StringRef name,
 }
 
 /// The adjoint goes to the operand that was selected (the first on ties).
-void minMax(GradientRequest &r, Emitter &e, arith::CmpFPredicate firstWins) {
-  Value c = arith::CmpFOp::create(e.b, e.loc, firstWins, r.operand(0),
-                                  r.operand(1));
+/// Against a splat constant (relu as maximumf(x, 0)) the mask is read from
+/// the output, so the backward keeps the result rather than x; ties then go
+/// to the constant (see minMaxRule in TosaGradients.cpp).
+void minMax(GradientRequest &r, Emitter &e, bool max) {
   Value zero = e.splat(r.grad(), 0.0);
+  if (std::optional<unsigned> x = operandAgainstSplat(r.op)) {
+    Value passes = arith::CmpFOp::create(
+        e.b, e.loc,
+        max ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+        r.result(), r.operand(1 - *x));
+    r.set(*x, arith::SelectOp::create(e.b, e.loc, passes, r.grad(), zero));
+    return;
+  }
+  Value c = arith::CmpFOp::create(
+      e.b, e.loc, max ? arith::CmpFPredicate::OGE : arith::CmpFPredicate::OLE,
+      r.operand(0), r.operand(1));
   r.set(0, arith::SelectOp::create(e.b, e.loc, c, r.grad(), zero));
   r.set(1, arith::SelectOp::create(e.b, e.loc, c, zero, r.grad()));
 }
@@ -87,11 +99,11 @@ void remat::addArithMathGradients(GradientRules &rules) {
       [](GradientRequest &r, Emitter &e) { r.set(0, e.neg(r.grad())); });
   add(rules, arith::MaximumFOp::getOperationName(),
       [](GradientRequest &r, Emitter &e) {
-        minMax(r, e, arith::CmpFPredicate::OGE);
+        minMax(r, e, true);
       });
   add(rules, arith::MinimumFOp::getOperationName(),
       [](GradientRequest &r, Emitter &e) {
-        minMax(r, e, arith::CmpFPredicate::OLE);
+        minMax(r, e, false);
       });
   add(rules, math::ExpOp::getOperationName(),
       [](GradientRequest &r, Emitter &e) {

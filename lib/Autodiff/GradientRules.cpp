@@ -2,6 +2,10 @@
 
 #include "remat/Autodiff/GradientRules.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
 using namespace remat;
 
 const GradientRules &GradientRules::get() {
@@ -14,4 +18,19 @@ const GradientRules &GradientRules::get() {
     return r;
   }();
   return rules;
+}
+
+static bool isSplatConstant(Value v) {
+  DenseElementsAttr attr;
+  return matchPattern(v, m_Constant(&attr)) && attr.isSplat();
+}
+
+std::optional<unsigned> remat::operandAgainstSplat(Operation *op) {
+  if (op->getNumOperands() != 2)
+    return std::nullopt;
+  bool first = isSplatConstant(op->getOperand(0));
+  bool second = isSplatConstant(op->getOperand(1));
+  if (first == second)
+    return std::nullopt;
+  return first ? 1 : 0;
 }

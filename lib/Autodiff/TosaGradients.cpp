@@ -134,10 +134,13 @@ LogicalResult powRule(GradientRequest &r, TosaBuilder &tb) {
 }
 
 /// The adjoint passes where the input is strictly inside the bounds (so
-/// relu'(0) = 0, as in the hand-written examples).
+/// relu'(0) = 0, as in the hand-written examples). The mask is read from the
+/// output: for lo < hi, x > lo iff clamp(x) > lo and x < hi iff clamp(x) < hi
+/// (and for lo == hi both sides are false), so the backward keeps the result,
+/// which the next op usually keeps anyway, instead of the input as well.
 LogicalResult clampRule(GradientRequest &r, TosaBuilder &tb) {
   auto clamp = cast<tosa::ClampOp>(r.op);
-  Value x = r.operand(0), g = r.grad();
+  Value y = r.result(), g = r.grad();
   auto bound = [](Attribute a) {
     return cast<FloatAttr>(a).getValueAsDouble();
   };
@@ -145,9 +148,9 @@ LogicalResult clampRule(GradientRequest &r, TosaBuilder &tb) {
   double limit = std::numeric_limits<float>::max();
   Value mask;
   if (lo > -limit)
-    mask = tb.greater(x, tb.scalarLike(x, lo));
+    mask = tb.greater(y, tb.scalarLike(y, lo));
   if (hi < limit) {
-    Value below = tb.greater(tb.scalarLike(x, hi), x);
+    Value below = tb.greater(tb.scalarLike(y, hi), y);
     mask = mask ? tb.logicalAnd(mask, below) : below;
   }
   r.set(0, mask ? tb.select(mask, g, tb.scalarLike(g, 0.0)) : g);
@@ -155,10 +158,20 @@ LogicalResult clampRule(GradientRequest &r, TosaBuilder &tb) {
 }
 
 /// The adjoint goes to the operand that was selected (the first on ties).
+/// Against a splat constant c (relu written as maximum(x, 0)) the mask is
+/// read from the output instead, y > c for maximum and y < c for minimum,
+/// so the backward keeps the result rather than x; on ties the adjoint then
+/// goes to the constant, which needs none (relu'(0) = 0, as clamp).
 LogicalResult minMaxRule(GradientRequest &r, TosaBuilder &tb, bool max) {
   Value a = r.operand(0), b = r.operand(1), g = r.grad();
-  Value firstWins = max ? tb.greaterEqual(a, b) : tb.greaterEqual(b, a);
   Value zero = tb.scalarLike(g, 0.0);
+  if (std::optional<unsigned> x = operandAgainstSplat(r.op)) {
+    Value y = r.result(), bound = r.operand(1 - *x);
+    Value passes = max ? tb.greater(y, bound) : tb.greater(bound, y);
+    r.set(*x, unbroadcast(tb, tb.select(passes, g, zero), r.operand(*x)));
+    return success();
+  }
+  Value firstWins = max ? tb.greaterEqual(a, b) : tb.greaterEqual(b, a);
   if (r.needed[0])
     r.set(0, unbroadcast(tb, tb.select(firstWins, g, zero), a));
   if (r.needed[1])
@@ -275,13 +288,41 @@ LogicalResult tileRule(GradientRequest &r, TosaBuilder &tb) {
   return success();
 }
 
-/// (B,M,K) x (B,K,N): dA = G B^T, dB = A^T G.
+/// Elements a transpose of the last two dims of `v` copies: none when `v`
+/// is itself such a transpose (the builder reads its input instead).
+int64_t swapCopyElements(Value v) {
+  if (auto t = v.getDefiningOp<tosa::TransposeOp>())
+    if (t.getPerms() == ArrayRef<int32_t>{0, 2, 1})
+      return 0;
+  return numElements(shapeOf(v));
+}
+
+/// (B,M,K) x (B,K,N): dA = G B^T = (B G^T)^T and dB = A^T G = (G^T A)^T.
+/// Each adjoint takes the form that copies fewer elements: a large weight
+/// is read in the layout it is held in, and its adjoint comes out in that
+/// layout, when transposing the adjoint and the (small) result is cheaper.
 LogicalResult matmulRule(GradientRequest &r, TosaBuilder &tb) {
   Value a = r.operand(0), b = r.operand(1), g = r.grad();
-  if (r.needed[0])
-    r.set(0, tb.matmul(g, tb.transpose(b, {0, 2, 1})));
-  if (r.needed[1])
-    r.set(1, tb.matmul(tb.transpose(a, {0, 2, 1}), g));
+  const SmallVector<int32_t> swap = {0, 2, 1};
+  int64_t viaG = swapCopyElements(g);
+  Value gt;
+  auto swappedG = [&] {
+    if (!gt)
+      gt = tb.transpose(g, swap);
+    return gt;
+  };
+  if (r.needed[0]) {
+    if (swapCopyElements(b) <= viaG + numElements(shapeOf(a)))
+      r.set(0, tb.matmul(g, tb.transpose(b, swap)));
+    else
+      r.set(0, tb.transpose(tb.matmul(b, swappedG()), swap));
+  }
+  if (r.needed[1]) {
+    if (swapCopyElements(a) <= viaG + numElements(shapeOf(b)))
+      r.set(1, tb.matmul(tb.transpose(a, swap), g));
+    else
+      r.set(1, tb.transpose(tb.matmul(swappedG(), a), swap));
+  }
   return success();
 }
 

@@ -15,7 +15,7 @@
 // CHECK:         %[[L:.+]] = tosa.reshape {{.*}} -> tensor<f32>
 // CHECK-NEXT:    remat.backward
 // CHECK:         %[[SEED:.+]] = tosa.mul %[[D]]
-// CHECK:         %[[POS:.+]] = tosa.greater %[[Z]]
+// CHECK:         %[[POS:.+]] = tosa.greater %[[R]]
 // CHECK:         %[[DZ:.+]] = tosa.select %[[POS]], %[[SEED]]
 // CHECK:         %[[DB:.+]] = tosa.reduce_sum %[[DZ]] {axis = 1 : i32}
 // CHECK:         %[[XT:.+]] = tosa.transpose %[[X3]] {perms = array<i32: 0, 2, 1>}

@@ -59,3 +59,43 @@ func.func @maxpool(%x: tensor<1x5x5x1xf32>) -> tensor<1x3x3x1xf32> {
   %0 = tosa.max_pool2d %x {kernel = array<i64: 3, 3>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>} : (tensor<1x5x5x1xf32>) -> tensor<1x3x3x1xf32>
   return %0 : tensor<1x3x3x1xf32>
 }
+
+// -----
+
+// clamp masks on its result (x > lo iff y > lo, x < hi iff y < hi), so the
+// backward reads y, not the input.
+// CHECK-LABEL: remat.graph @clamp(
+// CHECK-SAME:    %[[W:[^:]+]]: tensor<2x3xf32>
+// CHECK:         %[[Y:.+]] = tosa.clamp %[[W]]
+// CHECK:         remat.backward
+// CHECK-NOT:     %[[W]]
+// CHECK:         %[[LO:.+]] = tosa.greater %[[Y]], %{{.+}}
+// CHECK:         %[[HI:.+]] = tosa.greater %{{.+}}, %[[Y]]
+// CHECK:         %[[IN:.+]] = tosa.logical_and %[[LO]], %[[HI]]
+// CHECK:         tosa.select %[[IN]]
+// CHECK-NOT:     %[[W]]
+// CHECK:         remat.return
+func.func @clamp(%w: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = tosa.clamp %w {max_val = 0.5 : f32, min_val = -0.5 : f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// maximum/minimum against a splat constant mask on the result as well
+// (ties go to the constant); between two variables they compare the operands.
+// CHECK-LABEL: remat.graph @bounded(
+// CHECK-SAME:    %[[W:[^:]+]]: tensor<2x3xf32>, %[[V:[^:]+]]: tensor<2x3xf32>
+// CHECK:         %[[R:.+]] = tosa.maximum %[[W]], %[[ZERO:[^ ]+]]
+// CHECK:         %[[M:.+]] = tosa.minimum %[[R]], %[[V]]
+// CHECK:         remat.backward
+// CHECK:         tosa.greater_equal %[[V]], %[[R]]
+// CHECK:         tosa.greater %[[R]], %[[ZERO]]
+// CHECK-NOT:     %[[W]]
+// CHECK:         remat.return
+func.func @bounded(%w: tensor<2x3xf32>, %v: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %zero = "tosa.const"() <{values = dense<0.0> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %0 = tosa.maximum %w, %zero : (tensor<2x3xf32>, tensor<1x1xf32>) -> tensor<2x3xf32>
+  %1 = tosa.minimum %0, %v : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}

@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <functional>
+#include <optional>
 
 namespace remat {
 
@@ -58,6 +59,11 @@ public:
 private:
   llvm::StringMap<GradientRule> rules;
 };
+
+/// For a binary op of which exactly one operand is a splat constant, the
+/// index of the other operand. Min/max rules against such a bound read their
+/// mask from the result instead of that operand.
+std::optional<unsigned> operandAgainstSplat(mlir::Operation *op);
 
 void addTosaGradients(GradientRules &rules);
 void addTosaWindowGradients(GradientRules &rules);
