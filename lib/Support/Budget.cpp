@@ -184,21 +184,17 @@ std::string remat::formatBudget(const Budget &budget) {
   case Budget::Kind::Min:
     return "min";
   case Budget::Kind::Fraction: {
-    // Shortest spelling that reads back exactly; always with a '.' so that it
-    // parses as a fraction again.
+    // The fewest decimals that read back exactly, in fixed notation: the
+    // grammar has no exponents, and "%g" writes small fractions with one.
+    // The smallest double needs 1074 decimals, so the loop ends.
     std::string s;
-    for (int precision = 1; precision <= 17; ++precision) {
-      std::string candidate;
-      llvm::raw_string_ostream cs(candidate);
-      cs << llvm::format("%.*g", precision, budget.fraction);
-      if (std::strtod(candidate.c_str(), nullptr) == budget.fraction) {
-        s = candidate;
-        break;
-      }
+    for (int decimals = 1;; ++decimals) {
+      s.clear();
+      llvm::raw_string_ostream os(s);
+      os << llvm::format("%.*f", decimals, budget.fraction);
+      if (std::strtod(s.c_str(), nullptr) == budget.fraction)
+        return s;
     }
-    if (s.find_first_of(".eE") == std::string::npos)
-      s += ".0";
-    return s;
   }
   case Budget::Kind::Bytes: {
     static const std::pair<uint64_t, const char *> units[] = {

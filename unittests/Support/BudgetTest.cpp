@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 using namespace remat;
 
 namespace {
@@ -118,6 +120,21 @@ TEST(BudgetFormat, RoundTrips) {
   EXPECT_EQ(formatBudget(Budget::ofBytes(0)), "0");
   EXPECT_EQ(formatBudget(Budget::ofFraction(0.5)), "0.5");
   EXPECT_EQ(formatBudget(Budget::ofFraction(1.0)), "1.0");
+}
+
+// Small fractions are printed without an exponent, which the grammar
+// rejects (found by fuzzing).
+TEST(BudgetFormat, SmallFractionsRoundTrip) {
+  for (const char *text : {"000.0000008601185923634331492", "0.00001",
+                           "0.0000000000000000000000000000000000000001"}) {
+    Budget b = parseOk(text);
+    std::string printed = formatBudget(b);
+    EXPECT_EQ(printed.find_first_of("eE"), std::string::npos) << printed;
+    EXPECT_EQ(parseOk(printed), b) << text;
+  }
+  EXPECT_EQ(formatBudget(Budget::ofFraction(0.00001)), "0.00001");
+  Budget tiny = Budget::ofFraction(std::numeric_limits<double>::denorm_min());
+  EXPECT_EQ(parseOk(formatBudget(tiny)), tiny);
 }
 
 TEST(BudgetResolve, FractionRoundsDown) {
