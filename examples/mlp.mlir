@@ -106,7 +106,7 @@ remat.graph @mlp_step(
   %gb6 = tosa.reshape %db6_3, %shape_10 : (tensor<1x1x10xf32>, !tosa.shape<1>) -> tensor<10xf32>
   %w6T = tosa.transpose %w6_3 {perms = array<i32: 0, 2, 1>} : (tensor<1x128x10xf32>) -> tensor<1x10x128xf32>
   %dh5 = tosa.matmul %dy, %w6T, %zp, %zp : (tensor<1x1024x10xf32>, tensor<1x10x128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1024x128xf32>
-  %mask5 = tosa.greater %z5n, %zero : (tensor<1x1024x128xf32>, tensor<1x1x1xf32>) -> tensor<1x1024x128xi1>
+  %mask5 = tosa.greater %h5, %zero : (tensor<1x1024x128xf32>, tensor<1x1x1xf32>) -> tensor<1x1024x128xi1>
   %dz5 = tosa.select %mask5, %dh5, %zero : (tensor<1x1024x128xi1>, tensor<1x1024x128xf32>, tensor<1x1x1xf32>) -> tensor<1x1024x128xf32>
   %h4T = tosa.transpose %h4 {perms = array<i32: 0, 2, 1>} : (tensor<1x1024x128xf32>) -> tensor<1x128x1024xf32>
   %dw5_3 = tosa.matmul %h4T, %dz5, %zp, %zp : (tensor<1x128x1024xf32>, tensor<1x1024x128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x128x128xf32>
@@ -117,7 +117,7 @@ remat.graph @mlp_step(
   %gb5 = tosa.reshape %db5_3, %shape_128 : (tensor<1x1x128xf32>, !tosa.shape<1>) -> tensor<128xf32>
   %w5T = tosa.transpose %w5_3 {perms = array<i32: 0, 2, 1>} : (tensor<1x128x128xf32>) -> tensor<1x128x128xf32>
   %dh4 = tosa.matmul %dz5, %w5T, %zp, %zp : (tensor<1x1024x128xf32>, tensor<1x128x128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1024x128xf32>
-  %mask4 = tosa.greater %z4n, %zero : (tensor<1x1024x128xf32>, tensor<1x1x1xf32>) -> tensor<1x1024x128xi1>
+  %mask4 = tosa.greater %h4, %zero : (tensor<1x1024x128xf32>, tensor<1x1x1xf32>) -> tensor<1x1024x128xi1>
   %dz4 = tosa.select %mask4, %dh4, %zero : (tensor<1x1024x128xi1>, tensor<1x1024x128xf32>, tensor<1x1x1xf32>) -> tensor<1x1024x128xf32>
   %h3T = tosa.transpose %h3 {perms = array<i32: 0, 2, 1>} : (tensor<1x1024x128xf32>) -> tensor<1x128x1024xf32>
   %dw4_3 = tosa.matmul %h3T, %dz4, %zp, %zp : (tensor<1x128x1024xf32>, tensor<1x1024x128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x128x128xf32>
@@ -126,7 +126,7 @@ remat.graph @mlp_step(
   %gb4 = tosa.reshape %db4_3, %shape_128 : (tensor<1x1x128xf32>, !tosa.shape<1>) -> tensor<128xf32>
   %w4T = tosa.transpose %w4_3 {perms = array<i32: 0, 2, 1>} : (tensor<1x128x128xf32>) -> tensor<1x128x128xf32>
   %dh3 = tosa.matmul %dz4, %w4T, %zp, %zp : (tensor<1x1024x128xf32>, tensor<1x128x128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1024x128xf32>
-  %mask3 = tosa.greater %z3n, %zero : (tensor<1x1024x128xf32>, tensor<1x1x1xf32>) -> tensor<1x1024x128xi1>
+  %mask3 = tosa.greater %h3, %zero : (tensor<1x1024x128xf32>, tensor<1x1x1xf32>) -> tensor<1x1024x128xi1>
   %dz3 = tosa.select %mask3, %dh3, %zero : (tensor<1x1024x128xi1>, tensor<1x1024x128xf32>, tensor<1x1x1xf32>) -> tensor<1x1024x128xf32>
   %h2T = tosa.transpose %h2 {perms = array<i32: 0, 2, 1>} : (tensor<1x1024x128xf32>) -> tensor<1x128x1024xf32>
   %dw3_3 = tosa.matmul %h2T, %dz3, %zp, %zp : (tensor<1x128x1024xf32>, tensor<1x1024x128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x128x128xf32>
@@ -135,7 +135,7 @@ remat.graph @mlp_step(
   %gb3 = tosa.reshape %db3_3, %shape_128 : (tensor<1x1x128xf32>, !tosa.shape<1>) -> tensor<128xf32>
   %w3T = tosa.transpose %w3_3 {perms = array<i32: 0, 2, 1>} : (tensor<1x128x128xf32>) -> tensor<1x128x128xf32>
   %dh2 = tosa.matmul %dz3, %w3T, %zp, %zp : (tensor<1x1024x128xf32>, tensor<1x128x128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1024x128xf32>
-  %mask2 = tosa.greater %z2n, %zero : (tensor<1x1024x128xf32>, tensor<1x1x1xf32>) -> tensor<1x1024x128xi1>
+  %mask2 = tosa.greater %h2, %zero : (tensor<1x1024x128xf32>, tensor<1x1x1xf32>) -> tensor<1x1024x128xi1>
   %dz2 = tosa.select %mask2, %dh2, %zero : (tensor<1x1024x128xi1>, tensor<1x1024x128xf32>, tensor<1x1x1xf32>) -> tensor<1x1024x128xf32>
   %h1T = tosa.transpose %h1 {perms = array<i32: 0, 2, 1>} : (tensor<1x1024x128xf32>) -> tensor<1x128x1024xf32>
   %dw2_3 = tosa.matmul %h1T, %dz2, %zp, %zp : (tensor<1x128x1024xf32>, tensor<1x1024x128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x128x128xf32>
@@ -144,7 +144,7 @@ remat.graph @mlp_step(
   %gb2 = tosa.reshape %db2_3, %shape_128 : (tensor<1x1x128xf32>, !tosa.shape<1>) -> tensor<128xf32>
   %w2T = tosa.transpose %w2_3 {perms = array<i32: 0, 2, 1>} : (tensor<1x128x128xf32>) -> tensor<1x128x128xf32>
   %dh1 = tosa.matmul %dz2, %w2T, %zp, %zp : (tensor<1x1024x128xf32>, tensor<1x128x128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1024x128xf32>
-  %mask1 = tosa.greater %z1n, %zero : (tensor<1x1024x128xf32>, tensor<1x1x1xf32>) -> tensor<1x1024x128xi1>
+  %mask1 = tosa.greater %h1, %zero : (tensor<1x1024x128xf32>, tensor<1x1x1xf32>) -> tensor<1x1024x128xi1>
   %dz1 = tosa.select %mask1, %dh1, %zero : (tensor<1x1024x128xi1>, tensor<1x1024x128xf32>, tensor<1x1x1xf32>) -> tensor<1x1024x128xf32>
   %h0T = tosa.transpose %x3 {perms = array<i32: 0, 2, 1>} : (tensor<1x1024x64xf32>) -> tensor<1x64x1024xf32>
   %dw1_3 = tosa.matmul %h0T, %dz1, %zp, %zp : (tensor<1x64x1024xf32>, tensor<1x1024x128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x64x128xf32>

@@ -75,8 +75,9 @@ remat.graph @resnet_step(
   %zbias = "tosa.const"() <{values = dense<0.000000e+00> : tensor<8xf32>}> : () -> tensor<8xf32>
   %cst = "tosa.const"() <{values = dense<2.00000000e+00> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
   %dout = tosa.mul %blk2_y, %cst, %shift : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<4x16x16x8xf32>
-  %d2_smask = tosa.greater %blk2_sn, %zero : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xi1>
-  %d2_s = tosa.select %d2_smask, %dout, %zero : (tensor<4x16x16x8xi1>, tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xf32>
+  %d2_ymask = tosa.greater %blk2_y, %zero : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xi1>
+  %d2_s = tosa.select %d2_ymask, %dout, %zero : (tensor<4x16x16x8xi1>, tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xf32>
+  %d2_hmask = tosa.greater %blk2_h, %zero : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xi1>
   %d2_c2_b_sum = tosa.reduce_sum %d2_s {axis = 0 : i32} : (tensor<4x16x16x8xf32>) -> tensor<1x16x16x8xf32>
   %d2_c2_b_sum_1 = tosa.reduce_sum %d2_c2_b_sum {axis = 1 : i32} : (tensor<1x16x16x8xf32>) -> tensor<1x1x16x8xf32>
   %d2_c2_b_sum_2 = tosa.reduce_sum %d2_c2_b_sum_1 {axis = 2 : i32} : (tensor<1x1x16x8xf32>) -> tensor<1x1x1x8xf32>
@@ -90,8 +91,12 @@ remat.graph @resnet_step(
   %d2_c2_wrev = tosa.reverse %d2_c2_wrev_h {axis = 2 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d2_c2_wflip = tosa.transpose %d2_c2_wrev {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d2_c2_in = tosa.conv2d %d2_s, %d2_c2_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
-  %d2_c1mask = tosa.greater %blk2_c1n, %zero : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xi1>
-  %d2_c1 = tosa.select %d2_c1mask, %d2_c2_in, %zero : (tensor<4x16x16x8xi1>, tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xf32>
+  %d2_c1 = tosa.select %d2_hmask, %d2_c2_in, %zero : (tensor<4x16x16x8xi1>, tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xf32>
+  %d2_c1_wrev_h = tosa.reverse %w1_2 {axis = 1 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
+  %d2_c1_wrev = tosa.reverse %d2_c1_wrev_h {axis = 2 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
+  %d2_c1_wflip = tosa.transpose %d2_c1_wrev {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
+  %d2_c1_in = tosa.conv2d %d2_c1, %d2_c1_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
+  %d2_x = tosa.add %d2_s, %d2_c1_in : (tensor<4x16x16x8xf32>, tensor<4x16x16x8xf32>) -> tensor<4x16x16x8xf32>
   %d2_c1_b_sum = tosa.reduce_sum %d2_c1 {axis = 0 : i32} : (tensor<4x16x16x8xf32>) -> tensor<1x16x16x8xf32>
   %d2_c1_b_sum_1 = tosa.reduce_sum %d2_c1_b_sum {axis = 1 : i32} : (tensor<1x16x16x8xf32>) -> tensor<1x1x16x8xf32>
   %d2_c1_b_sum_2 = tosa.reduce_sum %d2_c1_b_sum_1 {axis = 2 : i32} : (tensor<1x1x16x8xf32>) -> tensor<1x1x1x8xf32>
@@ -100,13 +105,9 @@ remat.graph @resnet_step(
   %d2_c1_out_t = tosa.transpose %d2_c1 {perms = array<i32: 3, 1, 2, 0>} : (tensor<4x16x16x8xf32>) -> tensor<8x16x16x4xf32>
   %d2_c1_w_t = tosa.conv2d %d2_c1_in_t, %d2_c1_out_t, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<8x16x16x4xf32>, tensor<8x16x16x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x3x3x8xf32>
   %d2_c1_w = tosa.transpose %d2_c1_w_t {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
-  %d2_c1_wrev_h = tosa.reverse %w1_2 {axis = 1 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
-  %d2_c1_wrev = tosa.reverse %d2_c1_wrev_h {axis = 2 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
-  %d2_c1_wflip = tosa.transpose %d2_c1_wrev {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
-  %d2_c1_in = tosa.conv2d %d2_c1, %d2_c1_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
-  %d2_x = tosa.add %d2_s, %d2_c1_in : (tensor<4x16x16x8xf32>, tensor<4x16x16x8xf32>) -> tensor<4x16x16x8xf32>
-  %d1_smask = tosa.greater %blk1_sn, %zero : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xi1>
-  %d1_s = tosa.select %d1_smask, %d2_x, %zero : (tensor<4x16x16x8xi1>, tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xf32>
+  %d1_ymask = tosa.greater %blk1_y, %zero : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xi1>
+  %d1_s = tosa.select %d1_ymask, %d2_x, %zero : (tensor<4x16x16x8xi1>, tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xf32>
+  %d1_hmask = tosa.greater %blk1_h, %zero : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xi1>
   %d1_c2_b_sum = tosa.reduce_sum %d1_s {axis = 0 : i32} : (tensor<4x16x16x8xf32>) -> tensor<1x16x16x8xf32>
   %d1_c2_b_sum_1 = tosa.reduce_sum %d1_c2_b_sum {axis = 1 : i32} : (tensor<1x16x16x8xf32>) -> tensor<1x1x16x8xf32>
   %d1_c2_b_sum_2 = tosa.reduce_sum %d1_c2_b_sum_1 {axis = 2 : i32} : (tensor<1x1x16x8xf32>) -> tensor<1x1x1x8xf32>
@@ -119,8 +120,12 @@ remat.graph @resnet_step(
   %d1_c2_wrev = tosa.reverse %d1_c2_wrev_h {axis = 2 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d1_c2_wflip = tosa.transpose %d1_c2_wrev {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d1_c2_in = tosa.conv2d %d1_s, %d1_c2_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
-  %d1_c1mask = tosa.greater %blk1_c1n, %zero : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xi1>
-  %d1_c1 = tosa.select %d1_c1mask, %d1_c2_in, %zero : (tensor<4x16x16x8xi1>, tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xf32>
+  %d1_c1 = tosa.select %d1_hmask, %d1_c2_in, %zero : (tensor<4x16x16x8xi1>, tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xf32>
+  %d1_c1_wrev_h = tosa.reverse %w1_1 {axis = 1 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
+  %d1_c1_wrev = tosa.reverse %d1_c1_wrev_h {axis = 2 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
+  %d1_c1_wflip = tosa.transpose %d1_c1_wrev {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
+  %d1_c1_in = tosa.conv2d %d1_c1, %d1_c1_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
+  %d1_x = tosa.add %d1_s, %d1_c1_in : (tensor<4x16x16x8xf32>, tensor<4x16x16x8xf32>) -> tensor<4x16x16x8xf32>
   %d1_c1_b_sum = tosa.reduce_sum %d1_c1 {axis = 0 : i32} : (tensor<4x16x16x8xf32>) -> tensor<1x16x16x8xf32>
   %d1_c1_b_sum_1 = tosa.reduce_sum %d1_c1_b_sum {axis = 1 : i32} : (tensor<1x16x16x8xf32>) -> tensor<1x1x16x8xf32>
   %d1_c1_b_sum_2 = tosa.reduce_sum %d1_c1_b_sum_1 {axis = 2 : i32} : (tensor<1x1x16x8xf32>) -> tensor<1x1x1x8xf32>
@@ -129,13 +134,9 @@ remat.graph @resnet_step(
   %d1_c1_out_t = tosa.transpose %d1_c1 {perms = array<i32: 3, 1, 2, 0>} : (tensor<4x16x16x8xf32>) -> tensor<8x16x16x4xf32>
   %d1_c1_w_t = tosa.conv2d %d1_c1_in_t, %d1_c1_out_t, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<8x16x16x4xf32>, tensor<8x16x16x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x3x3x8xf32>
   %d1_c1_w = tosa.transpose %d1_c1_w_t {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
-  %d1_c1_wrev_h = tosa.reverse %w1_1 {axis = 1 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
-  %d1_c1_wrev = tosa.reverse %d1_c1_wrev_h {axis = 2 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
-  %d1_c1_wflip = tosa.transpose %d1_c1_wrev {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
-  %d1_c1_in = tosa.conv2d %d1_c1, %d1_c1_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
-  %d1_x = tosa.add %d1_s, %d1_c1_in : (tensor<4x16x16x8xf32>, tensor<4x16x16x8xf32>) -> tensor<4x16x16x8xf32>
-  %d0_smask = tosa.greater %blk0_sn, %zero : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xi1>
-  %d0_s = tosa.select %d0_smask, %d1_x, %zero : (tensor<4x16x16x8xi1>, tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xf32>
+  %d0_ymask = tosa.greater %blk0_y, %zero : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xi1>
+  %d0_s = tosa.select %d0_ymask, %d1_x, %zero : (tensor<4x16x16x8xi1>, tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xf32>
+  %d0_hmask = tosa.greater %blk0_h, %zero : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xi1>
   %d0_c2_b_sum = tosa.reduce_sum %d0_s {axis = 0 : i32} : (tensor<4x16x16x8xf32>) -> tensor<1x16x16x8xf32>
   %d0_c2_b_sum_1 = tosa.reduce_sum %d0_c2_b_sum {axis = 1 : i32} : (tensor<1x16x16x8xf32>) -> tensor<1x1x16x8xf32>
   %d0_c2_b_sum_2 = tosa.reduce_sum %d0_c2_b_sum_1 {axis = 2 : i32} : (tensor<1x1x16x8xf32>) -> tensor<1x1x1x8xf32>
@@ -148,8 +149,12 @@ remat.graph @resnet_step(
   %d0_c2_wrev = tosa.reverse %d0_c2_wrev_h {axis = 2 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d0_c2_wflip = tosa.transpose %d0_c2_wrev {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
   %d0_c2_in = tosa.conv2d %d0_s, %d0_c2_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
-  %d0_c1mask = tosa.greater %blk0_c1n, %zero : (tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xi1>
-  %d0_c1 = tosa.select %d0_c1mask, %d0_c2_in, %zero : (tensor<4x16x16x8xi1>, tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xf32>
+  %d0_c1 = tosa.select %d0_hmask, %d0_c2_in, %zero : (tensor<4x16x16x8xi1>, tensor<4x16x16x8xf32>, tensor<1x1x1x1xf32>) -> tensor<4x16x16x8xf32>
+  %d0_c1_wrev_h = tosa.reverse %w1_0 {axis = 1 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
+  %d0_c1_wrev = tosa.reverse %d0_c1_wrev_h {axis = 2 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
+  %d0_c1_wflip = tosa.transpose %d0_c1_wrev {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
+  %d0_c1_in = tosa.conv2d %d0_c1, %d0_c1_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
+  %d0_x = tosa.add %d0_s, %d0_c1_in : (tensor<4x16x16x8xf32>, tensor<4x16x16x8xf32>) -> tensor<4x16x16x8xf32>
   %d0_c1_b_sum = tosa.reduce_sum %d0_c1 {axis = 0 : i32} : (tensor<4x16x16x8xf32>) -> tensor<1x16x16x8xf32>
   %d0_c1_b_sum_1 = tosa.reduce_sum %d0_c1_b_sum {axis = 1 : i32} : (tensor<1x16x16x8xf32>) -> tensor<1x1x16x8xf32>
   %d0_c1_b_sum_2 = tosa.reduce_sum %d0_c1_b_sum_1 {axis = 2 : i32} : (tensor<1x1x16x8xf32>) -> tensor<1x1x1x8xf32>
@@ -158,11 +163,6 @@ remat.graph @resnet_step(
   %d0_c1_out_t = tosa.transpose %d0_c1 {perms = array<i32: 3, 1, 2, 0>} : (tensor<4x16x16x8xf32>) -> tensor<8x16x16x4xf32>
   %d0_c1_w_t = tosa.conv2d %d0_c1_in_t, %d0_c1_out_t, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<8x16x16x4xf32>, tensor<8x16x16x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x3x3x8xf32>
   %d0_c1_w = tosa.transpose %d0_c1_w_t {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
-  %d0_c1_wrev_h = tosa.reverse %w1_0 {axis = 1 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
-  %d0_c1_wrev = tosa.reverse %d0_c1_wrev_h {axis = 2 : i32} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
-  %d0_c1_wflip = tosa.transpose %d0_c1_wrev {perms = array<i32: 3, 1, 2, 0>} : (tensor<8x3x3x8xf32>) -> tensor<8x3x3x8xf32>
-  %d0_c1_in = tosa.conv2d %d0_c1, %d0_c1_wflip, %zbias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<4x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16x8xf32>
-  %d0_x = tosa.add %d0_s, %d0_c1_in : (tensor<4x16x16x8xf32>, tensor<4x16x16x8xf32>) -> tensor<4x16x16x8xf32>
 
   remat.return %loss, %d0_c1_w, %d0_c1_b, %d0_c2_w, %d0_c2_b, %d1_c1_w, %d1_c1_b, %d1_c2_w, %d1_c2_b, %d2_c1_w, %d2_c1_b, %d2_c2_w, %d2_c2_b : tensor<f32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>
 }
