@@ -113,14 +113,18 @@ static uint64_t paddedBytes(Value input, ArrayRef<int64_t> pad) {
 /// Bytes the lowering (tosa-to-linalg-named, one-shot bufferization)
 /// allocates for `op` beyond its results and frees right after it: the
 /// padded copy of a convolution's or a pooling's input (tensor.pad), a
-/// pooling's window tensor, and an average pooling's accumulator.
+/// pooling's window tensor, an average pooling's and a depthwise
+/// convolution's accumulator.
 static uint64_t scratchBytesOf(Operation *op) {
   if (auto conv = dyn_cast<tosa::Conv2DOp>(op))
     return paddedBytes(conv.getInput(), conv.getPad());
   if (auto conv = dyn_cast<tosa::Conv3DOp>(op))
     return paddedBytes(conv.getInput(), conv.getPad());
+  // A depthwise convolution accumulates into [N,OH,OW,C,M] and then adds
+  // the bias into the result: an accumulator of the result's bytes.
   if (auto conv = dyn_cast<tosa::DepthwiseConv2DOp>(op))
-    return paddedBytes(conv.getInput(), conv.getPad());
+    return paddedBytes(conv.getInput(), conv.getPad()) +
+           bytesOfType(conv.getType()).value_or(0);
   auto windowBytes = [](Value input, ArrayRef<int64_t> kernel) {
     auto type = cast<RankedTensorType>(input.getType());
     return bytesOfShape(type, kernel);

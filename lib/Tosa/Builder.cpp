@@ -183,15 +183,26 @@ Value TosaBuilder::reshape(Value x, ArrayRef<int64_t> shape) {
 }
 
 Value TosaBuilder::transpose(Value x, ArrayRef<int32_t> perms) {
+  // A transpose of a transpose reads the first one's input: no copy of a
+  // copy, and none at all when the two cancel (a weight transposed for the
+  // forward and back for the backward).
+  SmallVector<int32_t> composed(perms);
+  if (auto inner = x.getDefiningOp<tosa::TransposeOp>()) {
+    ArrayRef<int32_t> first = inner.getPerms();
+    for (auto [i, p] : llvm::enumerate(perms))
+      composed[i] = first[p];
+    x = inner.getInput1();
+  }
   ArrayRef<int64_t> in = shapeOf(x);
   SmallVector<int64_t> shape;
   bool identity = true;
-  for (auto [i, p] : llvm::enumerate(perms)) {
+  for (auto [i, p] : llvm::enumerate(composed)) {
     shape.push_back(in[p]);
     identity &= static_cast<int64_t>(i) == p;
   }
   if (identity)
     return x;
+  perms = composed;
   return tosa::TransposeOp::create(b, loc, type(shape), x,
                                    b.getDenseI32ArrayAttr(perms));
 }
@@ -313,6 +324,20 @@ Value TosaBuilder::conv2d(Value x, Value w, Value bias, const Window2d &win) {
                                 full.outputSize(1, in[2]), ws[0]};
   Value zp = zeroPoint();
   return tosa::Conv2DOp::create(
+      b, loc, type(shape), x, w, bias, zp, zp, b.getDenseI64ArrayAttr(win.pad),
+      b.getDenseI64ArrayAttr(win.stride), b.getDenseI64ArrayAttr(win.dilation),
+      TypeAttr::get(b.getF32Type()));
+}
+
+Value TosaBuilder::depthwiseConv2d(Value x, Value w, Value bias,
+                                   const Window2d &win) {
+  ArrayRef<int64_t> in = shapeOf(x), ws = shapeOf(w);
+  Window2d full = win;
+  full.kernel = {ws[0], ws[1]};
+  SmallVector<int64_t> shape = {in[0], full.outputSize(0, in[1]),
+                                full.outputSize(1, in[2]), ws[2] * ws[3]};
+  Value zp = zeroPoint();
+  return tosa::DepthwiseConv2DOp::create(
       b, loc, type(shape), x, w, bias, zp, zp, b.getDenseI64ArrayAttr(win.pad),
       b.getDenseI64ArrayAttr(win.stride), b.getDenseI64ArrayAttr(win.dilation),
       TypeAttr::get(b.getF32Type()));

@@ -126,6 +126,10 @@ public:
   /// satisfy TOSA's exact division (see Window2d::fitToStride).
   mlir::Value conv2d(mlir::Value x, mlir::Value w, mlir::Value bias,
                      const Window2d &window);
+  /// NHWC input, [KH,KW,C,M] weight, bias [C*M]: output channel c*M+m
+  /// reads input channel c through weight [.., c, m].
+  mlir::Value depthwiseConv2d(mlir::Value x, mlir::Value w, mlir::Value bias,
+                              const Window2d &window);
   mlir::Value maxPool2d(mlir::Value x, const Window2d &window);
   mlir::Value avgPool2d(mlir::Value x, const Window2d &window);
 

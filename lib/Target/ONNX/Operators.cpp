@@ -10,6 +10,7 @@
 #include "Importer.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <limits>
@@ -224,6 +225,15 @@ LogicalResult importConv(Importer &im, const NodeProto &node) {
     bias = tb.splat({outC}, 0.0);
   }
   Value input = fitInput(tb, *x, *win);
+  if (groups > 1 && groupC == 1) {
+    // Depthwise (M outputs per input channel): one op, the weight
+    // [C*M,1,KH,KW] seen as [C,M,KH,KW] and moved to [KH,KW,C,M].
+    Value kernel = tb.transpose(
+        tb.reshape(*w, {groups, outC / groups, ws[2], ws[3]}), {2, 3, 0, 1});
+    im.define(node.output(0), tb.depthwiseConv2d(input, kernel, bias, *win),
+              true);
+    return success();
+  }
   Value kernel = tb.transpose(*w, {0, 2, 3, 1});
   if (groups == 1) {
     im.define(node.output(0), tb.conv2d(input, kernel, bias, *win), true);
@@ -285,10 +295,20 @@ OpImporter pool(bool max) {
       im.define(node.output(0), globalPool(tb, *x, max), true);
       return success();
     }
+    Value padded = *x;
     if (!max && intAttr(node, "count_include_pad", 0) &&
-        win->pad != std::array<int64_t, 4>{0, 0, 0, 0})
-      return im.error() << "count_include_pad=1 with padding is not supported";
-    Value input = fitInput(tb, *x, *win);
+        win->pad != std::array<int64_t, 4>{0, 0, 0, 0}) {
+      // ceil_mode's last window may reach past the padding: whether those
+      // positions count is not pinned down, so such pools are refused.
+      if (intAttr(node, "ceil_mode", 0))
+        return im.error()
+               << "count_include_pad=1 with ceil_mode=1 is not supported";
+      // Zeros padded in as data count in every window's average.
+      padded = tb.pad(*x, {0, win->pad[0], win->pad[2], 0},
+                      {0, win->pad[1], win->pad[3], 0});
+      win->pad = {0, 0, 0, 0};
+    }
+    Value input = fitInput(tb, padded, *win);
     im.define(node.output(0),
               max ? tb.maxPool2d(input, *win) : tb.avgPool2d(input, *win),
               true);
@@ -330,18 +350,28 @@ LogicalResult importGemm(Importer &im, const NodeProto &node) {
   FailureOr<Value> bv = im.logical(bName);
   if (failed(bv))
     return failure();
-  Value lhs = transA ? tb.transpose(*a, {1, 0}) : *a;
-  Value rhs = transB ? tb.transpose(*bv, {1, 0}) : *bv;
-  ArrayRef<int64_t> ls = shapeOf(lhs), rs = shapeOf(rhs);
-  if (rs.size() != 2 || rs[0] != ls[1])
-    return im.error() << "inner sizes differ: A gives " << ls[1]
-                      << ", B gives " << (rs.empty() ? 0 : rs[0])
+  ArrayRef<int64_t> as = shapeOf(*a), bs = shapeOf(*bv);
+  if (bs.size() != 2 || bs[transB ? 1 : 0] != k)
+    return im.error() << "inner sizes differ: A gives " << k << ", B gives "
+                      << (bs.size() != 2 ? 0 : bs[transB ? 1 : 0])
                       << (im.options().adapt
                               ? ""
                               : " (--onnx-adapt resizes a weight parameter)");
-  Value y = tb.reshape(tb.matmul(tb.reshape(lhs, {1, ls[0], ls[1]}),
-                                 tb.reshape(rhs, {1, rs[0], rs[1]})),
-                       {ls[0], rs[1]});
+  int64_t m = as[transA ? 1 : 0], n = bs[transB ? 0 : 1];
+  // Matrices as [1, rows, cols]; a transpose swaps the last two dims.
+  const SmallVector<int32_t> swap = {0, 2, 1};
+  Value a3 = tb.reshape(*a, {1, as[0], as[1]});
+  Value b3 = tb.reshape(*bv, {1, bs[0], bs[1]});
+  Value y3;
+  // B^T (a weight, N x K) is held as stored when Y^T = B op(A)^T copies
+  // fewer elements (op(A)^T and Y^T, batch-sized) than B^T would.
+  if (transB && (transA ? 0 : m * k) + m * n < n * k)
+    y3 = tb.transpose(tb.matmul(b3, transA ? a3 : tb.transpose(a3, swap)),
+                      swap);
+  else
+    y3 = tb.matmul(transA ? tb.transpose(a3, swap) : a3,
+                   transB ? tb.transpose(b3, swap) : b3);
+  Value y = tb.reshape(y3, {m, n});
   float alpha = floatAttr(node, "alpha", 1.0f), beta = floatAttr(node, "beta", 1.0f);
   if (alpha != 1.0f)
     y = tb.scale(y, alpha);
@@ -581,8 +611,8 @@ LogicalResult importReshape(Importer &im, const NodeProto &node) {
       v = i < in.size() ? in[i] : 0;
     if (v == -1)
       inferred = i;
-    else
-      known *= v;
+    else if (llvm::MulOverflow(known, v, known))
+      return im.error() << "the target shape has more than 2^63 elements";
     shape.push_back(v);
   }
   // A model made for another batch size names its batch in the target.
@@ -590,7 +620,8 @@ LogicalResult importReshape(Importer &im, const NodeProto &node) {
   if (batch > 0 && !shape.empty() && shape[0] == im.declaredBatch() &&
       batch != im.declaredBatch() && inferred != 0 && !in.empty() &&
       in[0] == batch) {
-    known = known / shape[0] * batch;
+    if (llvm::MulOverflow(known / shape[0], batch, known))
+      return im.error() << "the target shape has more than 2^63 elements";
     shape[0] = batch;
   }
   if (inferred >= 0 && known > 0 && n % known == 0) {
