@@ -7,10 +7,12 @@
 #include "remat/Support/Budget.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -73,10 +75,61 @@ Location GraphProgram::locOfValue(ValueId value) const {
   return values[value].getLoc();
 }
 
+static std::optional<Value> aliasedOperand(Operation *op, unsigned index);
+
+/// The value whose buffer `value` uses: itself, or the source of the views
+/// and in-place results it comes from.
+static Value bufferRoot(Value value) {
+  while (auto result = dyn_cast<OpResult>(value)) {
+    std::optional<Value> source =
+        aliasedOperand(result.getOwner(), result.getResultNumber());
+    if (!source)
+      break;
+    value = *source;
+  }
+  return value;
+}
+
+/// Whether `callee`, or a function it calls, calls `target`.
+static bool reaches(func::FuncOp callee, func::FuncOp target,
+                    llvm::SmallPtrSetImpl<Operation *> &seen) {
+  if (!seen.insert(callee).second)
+    return false;
+  WalkResult walk = callee.walk([&](func::CallOp call) {
+    auto next = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (next && (next == target || reaches(next, target, seen)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
+func::FuncOp remat::inlinedCallee(func::CallOp call) {
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  if (!callee || callee.isExternal() || !callee.getBody().hasOneBlock())
+    return nullptr;
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  return reaches(callee, callee, seen) ? nullptr : callee;
+}
+
 /// The operand whose buffer result `index` of `op` reuses, if any: views
 /// (reshapes, slices, casts, tags) and destination-style results written in
-/// place into their init operand, as one-shot bufferization does.
+/// place into their init operand, as one-shot bufferization does; a call's
+/// result that is (a view of) an argument of the inlined callee.
 static std::optional<Value> aliasedOperand(Operation *op, unsigned index) {
+  if (auto call = dyn_cast<func::CallOp>(op)) {
+    func::FuncOp callee = inlinedCallee(call);
+    if (!callee)
+      return std::nullopt;
+    Block &body = callee.getBody().front();
+    auto arg = dyn_cast<BlockArgument>(
+        bufferRoot(body.getTerminator()->getOperand(index)));
+    if (arg && arg.getOwner() == &body)
+      return call.getOperand(arg.getArgNumber());
+    return std::nullopt;
+  }
   if (isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp,
           tensor::ExpandShapeOp, tensor::CastOp, tensor::ReshapeOp,
           tensor::BitcastOp, tosa::ReshapeOp, tosa::SliceOp,
@@ -110,21 +163,20 @@ static uint64_t paddedBytes(Value input, ArrayRef<int64_t> pad) {
   return bytesOfShape(type, shape);
 }
 
+static uint64_t inlinedCallScratchBytes(func::FuncOp callee);
+
 /// Bytes the lowering (tosa-to-linalg-named, one-shot bufferization)
 /// allocates for `op` beyond its results and frees right after it: the
 /// padded copy of a convolution's or a pooling's input (tensor.pad), a
-/// pooling's window tensor, an average pooling's and a depthwise
-/// convolution's accumulator.
+/// pooling's window tensor, an average pooling's accumulator; the buffers
+/// of a called function (inlined).
 static uint64_t scratchBytesOf(Operation *op) {
   if (auto conv = dyn_cast<tosa::Conv2DOp>(op))
     return paddedBytes(conv.getInput(), conv.getPad());
   if (auto conv = dyn_cast<tosa::Conv3DOp>(op))
     return paddedBytes(conv.getInput(), conv.getPad());
-  // A depthwise convolution accumulates into [N,OH,OW,C,M] and then adds
-  // the bias into the result: an accumulator of the result's bytes.
   if (auto conv = dyn_cast<tosa::DepthwiseConv2DOp>(op))
-    return paddedBytes(conv.getInput(), conv.getPad()) +
-           bytesOfType(conv.getType()).value_or(0);
+    return paddedBytes(conv.getInput(), conv.getPad());
   auto windowBytes = [](Value input, ArrayRef<int64_t> kernel) {
     auto type = cast<RankedTensorType>(input.getType());
     return bytesOfShape(type, kernel);
@@ -141,12 +193,38 @@ static uint64_t scratchBytesOf(Operation *op) {
     return paddedBytes(pool.getInput(), pool.getPad()) +
            windowBytes(pool.getInput(), pool.getKernel()) + accumulator;
   }
+  if (auto call = dyn_cast<func::CallOp>(op))
+    if (func::FuncOp callee = inlinedCallee(call))
+      return inlinedCallScratchBytes(callee);
   return 0;
 }
 
 /// Constants bufferize to read-only globals: no allocation while running.
 static bool isGlobalConstant(Operation *op) {
   return isa<arith::ConstantOp, tosa::ConstOp, tosa::ConstShapeOp>(op);
+}
+
+/// Bytes a call to `callee` allocates beyond its results. The lowering
+/// inlines the call with one location for all the callee's ops, so each of
+/// its buffers lives until the call's last op has run: the scratch is every
+/// buffer (and scratch) of the body but the returned ones.
+static uint64_t inlinedCallScratchBytes(func::FuncOp callee) {
+  Block &body = callee.getBody().front();
+  llvm::SmallPtrSet<Value, 4> returned;
+  for (Value value : body.getTerminator()->getOperands())
+    returned.insert(bufferRoot(value));
+  uint64_t bytes = 0;
+  for (Operation &op : body.without_terminator()) {
+    bytes = llvm::SaturatingAdd(bytes, scratchBytesOf(&op));
+    if (isGlobalConstant(&op))
+      continue;
+    for (OpResult result : op.getResults())
+      if (!returned.contains(result) &&
+          !aliasedOperand(&op, result.getResultNumber()))
+        bytes = llvm::SaturatingAdd(bytes,
+                                    bytesOfType(result.getType()).value_or(0));
+  }
+  return bytes;
 }
 
 namespace {
@@ -162,6 +240,9 @@ public:
                      "argument #" + std::to_string(arg.getArgNumber()));
     ValueId id = graph.program.addInput(*bytes);
     record(arg, id);
+    if (auto function = dyn_cast<FunctionOpInterface>(arg.getParentRegion()->getParentOp());
+        function && function.getArgAttr(arg.getArgNumber(), kAliasingOutputAttrName))
+      donated.insert(id);
     return success();
   }
 
@@ -205,7 +286,8 @@ public:
                                   op->getName().getStringRef().str());
     graph.ops.push_back(op);
     OpInfo &info = graph.program.ops[id];
-    info.ordered = isa<BackwardOp>(op) || !isMemoryEffectFree(op);
+    info.ordered = isa<BackwardOp>(op) || !isMemoryEffectFree(op) ||
+                   touchesDonatedBuffer(info);
     info.mustKeep = op->hasAttr(kNeverAttrName);
     info.scratchBytes = scratchBytesOf(op);
     if (auto save = op->getAttrOfType<BoolAttr>(kSaveAttrName))
@@ -226,6 +308,16 @@ public:
   }
 
 private:
+  /// Whether the op reads a donated argument's buffer (or writes its update
+  /// into it). Such ops keep their order: a reordering that moved a read
+  /// after the in-place update would read the updated value (bufferization
+  /// would copy the argument instead, a buffer the model does not count).
+  bool touchesDonatedBuffer(const OpInfo &info) const {
+    return llvm::any_of(info.operands, [&](ValueId v) {
+      return donated.contains(graph.program.rootOf(v));
+    });
+  }
+
   /// A tag is the tagged value under another name, not an op: sharing its id
   /// keeps the value recomputable (a view would pin its buffer) and makes
   /// uses of the tag uses of the value, while the tag itself reads nothing
@@ -275,6 +367,8 @@ private:
   }
 
   GraphProgram &graph;
+  /// Inputs donated to a result (`remat.aliasing_output`).
+  llvm::DenseSet<ValueId> donated;
 
 public:
   /// remat.name tags of each value, for reports.

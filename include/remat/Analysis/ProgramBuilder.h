@@ -13,6 +13,7 @@
 
 #include "remat/Planning/Program.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
@@ -41,6 +42,12 @@ struct GraphProgram {
 /// what the memory model cannot size (dynamic shapes, unknown element types)
 /// and on bodies that are not a single block.
 mlir::FailureOr<GraphProgram> buildProgram(mlir::FunctionOpInterface function);
+
+/// The function `call` calls when the lowering inlines it (remat-lower):
+/// one defined in the module with a single-block body that does not call
+/// itself, directly or not; nullptr otherwise. The memory model counts such
+/// a call as the callee's ops run in place of the call.
+mlir::func::FuncOp inlinedCallee(mlir::func::CallOp call);
 
 /// Bytes of the buffer a value of this type needs, or std::nullopt when the
 /// type has no static size. Non-tensor values (scalars, shapes) take 0 bytes:

@@ -78,6 +78,54 @@ def LowerRematPass : Pass<"remat-lower", "mlir::ModuleOp"> {
   ];
 }
 
+def ConvertToLinalgPass : Pass<"remat-convert-to-linalg",
+                               "mlir::func::FuncOp"> {
+  let summary = "Lower TOSA, and arith and math ops on tensors, to linalg, "
+                "tensor and arith, folding nothing";
+  let description = [{
+    Runs after `remat-lower`, before bufferization. It applies upstream's
+    TOSA lowerings (`tosa-to-linalg-named`, `tosa-to-linalg`,
+    `tosa-to-tensor`, `tosa-to-arith`) in one conversion, and turns every
+    elementwise op on ranked tensors (`arith.addf`, `math.tanh`, ...) into a
+    `linalg.generic` that applies it to scalars and writes a new
+    `tensor.empty`.
+
+    Unlike upstream's passes, it folds nothing: the memory model counts the
+    ops of the planned step as written, so `tosa.negate(tosa.negate %x)`
+    must allocate both results, as predicted, rather than fold to `%x`. For
+    the same reason an elementwise op never writes into one of its operands
+    (upstream's `convert-elementwise-to-linalg` does, and bufferized in
+    place that overwrites a buffer the model keeps, or a step argument).
+
+    Before:
+    ```mlir
+    %a = tosa.negate %x, %zp, %zp : (...) -> tensor<4xf32>
+    %b = tosa.negate %a, %zp, %zp : (...) -> tensor<4xf32>
+    %c = math.tanh %b : tensor<4xf32>
+    ```
+    After:
+    ```mlir
+    %e0 = tensor.empty() : tensor<4xf32>
+    %a = linalg.generic ... ins(%x : tensor<4xf32>) outs(%e0 : tensor<4xf32>) {
+      arith.negf ...
+    }
+    %e1 = tensor.empty() : tensor<4xf32>
+    %b = linalg.generic ... ins(%a : tensor<4xf32>) outs(%e1 : tensor<4xf32>) {
+      arith.negf ...
+    }
+    %e2 = tensor.empty() : tensor<4xf32>
+    %c = linalg.generic ... ins(%b : tensor<4xf32>) outs(%e2 : tensor<4xf32>) {
+      math.tanh ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def FreeAfterLastUsePass : Pass<"remat-free-after-last-use",
                                 "mlir::func::FuncOp"> {
   let summary = "Free each buffer right after its last use";
