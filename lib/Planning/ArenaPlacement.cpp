@@ -5,7 +5,8 @@
 // fits, or the lowest), else above them all. The baseline is the order by
 // size (TFLite's arena planner and XNNPACK, Pisarchyk & Lee,
 // arXiv:2001.03288). `Best` tries several orders and both fits, keeps the
-// smallest arena.
+// smallest arena, and on small instances searches for the optimum
+// (ArenaSearch.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,34 +55,12 @@ uint64_t remat::arenaLiveBytes(llvm::ArrayRef<ArenaBuffer> buffers) {
 Instance::Instance(llvm::ArrayRef<ArenaBuffer> buffers) : buffers(buffers) {
   size_t n = buffers.size();
   sizes.resize(n);
-  conflicts.resize(n);
   for (uint32_t i = 0; i < n; ++i) {
     sizes[i] = alignedBytes(buffers[i]);
     maxAlignment = std::max(maxAlignment, alignmentOf(buffers[i]));
     if (occupies(buffers[i]))
       occupying.push_back(i);
   }
-  // Sweep by start: a buffer conflicts with the earlier-starting buffers that
-  // are still live when it starts.
-  std::vector<uint32_t> byStart = occupying;
-  llvm::sort(byStart, [&](uint32_t a, uint32_t b) {
-    if (buffers[a].first != buffers[b].first)
-      return buffers[a].first < buffers[b].first;
-    return a < b;
-  });
-  std::vector<uint32_t> active;
-  for (uint32_t i : byStart) {
-    llvm::erase_if(active, [&](uint32_t j) {
-      return buffers[j].last < buffers[i].first;
-    });
-    for (uint32_t j : active) {
-      conflicts[i].push_back(j);
-      conflicts[j].push_back(i);
-    }
-    active.push_back(i);
-  }
-  for (auto &list : conflicts)
-    llvm::sort(list);
   liveBytes = arenaLiveBytes(buffers);
 }
 
@@ -97,24 +76,32 @@ uint64_t arena::placeGreedy(const Instance &instance,
                             std::vector<uint64_t> &offsets) {
   size_t n = instance.buffers.size();
   offsets.assign(n, 0);
-  std::vector<bool> placed(n, false);
-  // (offset, end) of the placed buffers the current one conflicts with.
-  std::vector<std::pair<uint64_t, uint64_t>> below;
+  // The placed buffers by (offset, index): one pass over them, skipping
+  // those whose intervals do not meet, visits the conflicts bottom up. That
+  // is O(placed) per buffer without a conflict list, which for a training
+  // step (activations live across the whole backward pass) is quadratic in
+  // size anyway; the entries are copied in so that the pass reads memory in
+  // order.
+  struct Placed {
+    uint64_t offset, end;
+    int64_t first, last;
+    uint32_t index;
+  };
+  std::vector<Placed> byOffset;
+  byOffset.reserve(order.size());
   for (uint32_t i : order) {
-    below.clear();
-    for (uint32_t j : instance.conflicts[i])
-      if (placed[j])
-        below.push_back({offsets[j], offsets[j] + instance.sizes[j]});
-    llvm::sort(below);
+    const ArenaBuffer &buffer = instance.buffers[i];
     uint64_t size = instance.sizes[i];
-    uint64_t alignment = alignmentOf(instance.buffers[i]);
+    uint64_t alignment = alignmentOf(buffer);
     uint64_t cursor = 0;
     uint64_t bestOffset = 0, bestGap = 0;
     bool found = false;
-    for (auto [offset, end] : below) {
+    for (const Placed &placed : byOffset) {
+      if (placed.first > buffer.last || buffer.first > placed.last)
+        continue;
       uint64_t candidate = llvm::alignTo(cursor, alignment);
-      if (candidate + size <= offset) {
-        uint64_t gap = offset - cursor;
+      if (candidate + size <= placed.offset) {
+        uint64_t gap = placed.offset - cursor;
         if (!found || gap < bestGap) {
           bestOffset = candidate;
           bestGap = gap;
@@ -123,10 +110,17 @@ uint64_t arena::placeGreedy(const Instance &instance,
         if (fit == Fit::Lowest)
           break;
       }
-      cursor = std::max(cursor, end);
+      cursor = std::max(cursor, placed.end);
     }
-    offsets[i] = found ? bestOffset : llvm::alignTo(cursor, alignment);
-    placed[i] = true;
+    uint64_t offset = found ? bestOffset : llvm::alignTo(cursor, alignment);
+    offsets[i] = offset;
+    auto position = llvm::lower_bound(byOffset, std::make_pair(offset, i),
+                                      [](const Placed &p, auto key) {
+                                        return std::make_pair(p.offset,
+                                                              p.index) < key;
+                                      });
+    byOffset.insert(position,
+                    {offset, offset + size, buffer.first, buffer.last, i});
   }
   return instance.arenaOf(offsets);
 }
@@ -198,11 +192,44 @@ std::vector<uint64_t> contention(const Instance &instance) {
   return result;
 }
 
+/// Per buffer, how many occupying buffers its interval meets (itself
+/// included) and their aligned bytes: all that started by its last step,
+/// less those that ended before its first. O(n log n) by binary search.
+std::pair<std::vector<uint64_t>, std::vector<uint64_t>>
+neighbourhoods(const Instance &instance) {
+  const auto &buffers = instance.buffers;
+  std::vector<int64_t> firsts, lasts;
+  std::vector<std::pair<int64_t, uint64_t>> byFirst, byLast;
+  for (uint32_t i : instance.occupying) {
+    byFirst.push_back({buffers[i].first, instance.sizes[i]});
+    byLast.push_back({buffers[i].last, instance.sizes[i]});
+  }
+  llvm::sort(byFirst);
+  llvm::sort(byLast);
+  // Prefix sums of bytes in each order.
+  std::vector<uint64_t> firstBytes(1, 0), lastBytes(1, 0);
+  for (auto [step, bytes] : byFirst) {
+    firsts.push_back(step);
+    firstBytes.push_back(firstBytes.back() + bytes);
+  }
+  for (auto [step, bytes] : byLast) {
+    lasts.push_back(step);
+    lastBytes.push_back(lastBytes.back() + bytes);
+  }
+  std::vector<uint64_t> count(buffers.size(), 0), bytes(buffers.size(), 0);
+  for (uint32_t i : instance.occupying) {
+    size_t started = llvm::upper_bound(firsts, buffers[i].last) - firsts.begin();
+    size_t ended = llvm::lower_bound(lasts, buffers[i].first) - lasts.begin();
+    count[i] = started - ended;
+    bytes[i] = firstBytes[started] - lastBytes[ended];
+  }
+  return {std::move(count), std::move(bytes)};
+}
+
 /// Orders that look only at sizes, the conflict graph and indices, never at
 /// step numbers: the planner and the lowering number steps differently.
 std::vector<std::vector<uint32_t>> candidateOrders(const Instance &instance) {
   const auto &sizes = instance.sizes;
-  const auto &conflicts = instance.conflicts;
   std::vector<std::vector<uint32_t>> orders;
   orders.push_back(orderBy(instance, [&](uint32_t i) { return sizes[i]; }));
   std::vector<uint64_t> load = contention(instance);
@@ -210,14 +237,13 @@ std::vector<std::vector<uint32_t>> candidateOrders(const Instance &instance) {
     return std::make_pair(load[i], sizes[i]);
   }));
   // The bytes a buffer shares steps with: a stand-in for size x lifetime.
+  std::vector<uint64_t> degree, weight;
+  std::tie(degree, weight) = neighbourhoods(instance);
   orders.push_back(orderBy(instance, [&](uint32_t i) {
-    uint64_t weight = sizes[i];
-    for (uint32_t j : conflicts[i])
-      weight += sizes[j];
-    return std::make_pair(weight, sizes[i]);
+    return std::make_pair(weight[i], sizes[i]);
   }));
   orders.push_back(orderBy(instance, [&](uint32_t i) {
-    return std::make_pair(conflicts[i].size(), sizes[i]);
+    return std::make_pair(degree[i], sizes[i]);
   }));
   // Allocation order (the index): what a bump allocator sees.
   orders.push_back(instance.occupying);
@@ -241,7 +267,14 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
 
   std::vector<uint64_t> offsets;
   bool first = true;
-  for (const std::vector<uint32_t> &order : candidateOrders(instance)) {
+  std::vector<std::vector<uint32_t>> orders = candidateOrders(instance);
+  // Each greedy pass is quadratic; on large steps the first two orders (by
+  // size, by contention), which win most often, keep placement well under
+  // a second for 10k buffers.
+  constexpr size_t kLargeInstance = 4096;
+  if (instance.occupying.size() > kLargeInstance)
+    orders.resize(2);
+  for (const std::vector<uint32_t> &order : orders) {
     for (Fit fit : {Fit::Smallest, Fit::Lowest}) {
       uint64_t arena = placeGreedy(instance, order, fit, offsets);
       if (first || arena < layout.arenaBytes) {
@@ -254,5 +287,11 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
         return layout;
     }
   }
+  // Exact on small instances; on larger ones the node budget makes it a
+  // bounded improvement step that rarely pays, so it is skipped.
+  constexpr size_t kExactBuffers = 24;
+  constexpr uint64_t kNodeBudget = 5000;
+  if (instance.occupying.size() <= kExactBuffers)
+    searchExact(instance, layout, kNodeBudget);
   return layout;
 }

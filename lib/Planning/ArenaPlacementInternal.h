@@ -1,7 +1,7 @@
 //===- ArenaPlacementInternal.h - Shared by the arena placers ---*- C++ -*-===//
 //
-// The conflict graph of a placement instance and the greedy placer, shared by
-// the heuristics (ArenaPlacement.cpp) and the exact search (ArenaSearch.cpp).
+// A placement instance and the greedy placer, shared by the heuristics
+// (ArenaPlacement.cpp) and the exact search (ArenaSearch.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,11 +30,15 @@ struct Instance {
   /// The arena that `offsets` need: highest end, rounded to maxAlignment.
   uint64_t arenaOf(llvm::ArrayRef<uint64_t> offsets) const;
 
+  /// Whether two buffers' intervals meet.
+  bool meet(uint32_t a, uint32_t b) const {
+    return buffers[a].first <= buffers[b].last &&
+           buffers[b].first <= buffers[a].last;
+  }
+
   llvm::ArrayRef<ArenaBuffer> buffers;
   /// Aligned bytes per buffer.
   std::vector<uint64_t> sizes;
-  /// Per buffer, the occupying buffers whose intervals meet its own (sorted).
-  std::vector<std::vector<uint32_t>> conflicts;
   /// Indices of the buffers that occupy bytes, ascending.
   std::vector<uint32_t> occupying;
   uint64_t maxAlignment = 1;
@@ -52,6 +56,12 @@ enum class Fit {
 /// conflict with; buffers not in `order` keep offset 0. Returns the arena.
 uint64_t placeGreedy(const Instance &instance, llvm::ArrayRef<uint32_t> order,
                      Fit fit, std::vector<uint64_t> &offsets);
+
+/// Branch and bound for a placement with a smaller arena than `layout`'s,
+/// visiting at most `nodeBudget` nodes; improves `layout` in place. Returns
+/// whether the search finished, i.e. `layout` is optimal.
+bool searchExact(const Instance &instance, ArenaLayout &layout,
+                 uint64_t nodeBudget);
 
 } // namespace remat::arena
 

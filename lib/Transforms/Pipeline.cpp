@@ -22,6 +22,8 @@ void remat::buildRematPipeline(OpPassManager &pm,
   plan.countInputs = options.countInputs;
   plan.minRematBytes = options.minRematBytes;
   plan.bestEffort = options.bestEffort;
+  plan.budgetKind = options.budgetKind;
+  plan.arenaAlignment = options.arenaAlignment;
   plan.timeLimit = options.timeLimit;
   plan.reorder = options.schedule;
   plan.reportPath = options.report;
@@ -59,6 +61,15 @@ struct RematPipelineCLOptions
       *this, "best-effort",
       llvm::cl::desc("Warn instead of failing on an infeasible budget"),
       llvm::cl::init(false)};
+  Option<std::string> budgetKind{
+      *this, "budget-kind",
+      llvm::cl::desc("What the budget bounds: 'arena' (placed buffers, "
+                     "padding and fragmentation included) or 'live'"),
+      llvm::cl::init("arena")};
+  Option<uint64_t> arenaAlignment{
+      *this, "arena-alignment",
+      llvm::cl::desc("Alignment of buffers in the arena (64 CPU, 256 GPU)"),
+      llvm::cl::init(64)};
   Option<double> timeLimit{
       *this, "time-limit",
       llvm::cl::desc("Seconds a searching solver (ilp) may take per graph"),
@@ -86,6 +97,8 @@ struct RematPipelineCLOptions
     options.countInputs = countInputs;
     options.minRematBytes = minRematBytes;
     options.bestEffort = bestEffort;
+    options.budgetKind = budgetKind;
+    options.arenaAlignment = arenaAlignment;
     options.timeLimit = timeLimit;
     options.schedule = schedule;
     options.report = report;

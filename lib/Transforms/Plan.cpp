@@ -7,6 +7,7 @@
 #include "Reorder.h"
 
 #include "remat/Dialect/Remat/RematOps.h"
+#include "remat/Planning/ArenaBudget.h"
 #include "remat/Planning/Plan.h"
 #include "remat/Planning/Schedule.h"
 #include "remat/Support/Locations.h"
@@ -100,6 +101,13 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
           "policy=save_any_names_but_these");
     for (const std::string &name : names)
       policyNames.insert(name);
+    if (budgetKind != "arena" && budgetKind != "live")
+      return mlir::emitError(optionErrorLoc(module), "invalid budget-kind '")
+             << budgetKind << "': expected 'arena' or 'live'";
+    if (!llvm::isPowerOf2_64(arenaAlignment))
+      return mlir::emitError(optionErrorLoc(module),
+                             "arena-alignment must be a power of two, not ")
+             << arenaAlignment.getValue();
     return success();
   }
 
@@ -170,6 +178,9 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
       outcome->baseFlops =
           llvm::SaturatingAdd(outcome->baseFlops, op.flops);
     outcome->before = computeMemoryProfile(outcome->graph.program, countInputs);
+    outcome->arenaBudget = budgetKind == "arena";
+    outcome->arenaBefore = placeStepArena(outcome->graph.program,
+                                          outcome->before, arenaAlignment);
 
     // The budget: the option, else the graph's attribute, else none.
     outcome->budget = budgetOption;
@@ -190,10 +201,12 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     options.countInputs = countInputs;
     options.minRematBytes = minRematBytes;
     options.timeLimitSeconds = timeLimit;
-    // A fraction is of the peak in the given order, also with `reorder`:
-    // both orders are planned under the same bytes.
+    // A fraction is of the peak (or arena) in the given order, also with
+    // `reorder`: both orders are planned under the same bytes.
     if (outcome->budget) {
-      options.budgetBytes = outcome->budget->resolve(outcome->before.peakBytes);
+      options.budgetBytes = outcome->budget->resolve(
+          outcome->arenaBudget ? outcome->arenaBefore.layout.arenaBytes
+                               : outcome->before.peakBytes);
       options.minimize = !options.budgetBytes.has_value();
     }
 
@@ -205,14 +218,22 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
       outcome->result =
           createSolver(solver)->solve(outcome->graph.program, options);
     }
+    if (outcome->arenaBudget && options.budgetBytes)
+      fitPlanToArena(*outcome, options);
     outcome->solveMs = std::chrono::duration<double, std::milli>(
                            std::chrono::steady_clock::now() - start)
                            .count();
-    outcome->budgetBytes =
-        options.minimize ? outcome->result.peakBytes : options.budgetBytes;
     outcome->planned = materialize(outcome->graph.program, outcome->result.plan,
                                    outcome->plannedLayout);
     outcome->after = computeMemoryProfile(outcome->planned, countInputs);
+    outcome->arenaAfter =
+        placeStepArena(outcome->planned, outcome->after, arenaAlignment);
+    if (options.minimize)
+      outcome->budgetBytes = outcome->arenaBudget
+                                 ? outcome->arenaAfter.layout.arenaBytes
+                                 : outcome->result.peakBytes;
+    else
+      outcome->budgetBytes = options.budgetBytes;
 
     if (!outcome->result.feasible && failed(reportInfeasible(function,
                                                              *outcome)))
@@ -293,6 +314,26 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     return success();
   }
 
+  /// The budget bounds the placed arena: re-plans the kept order against
+  /// lower live targets until the plan's arena fits (ArenaBudget.h). Each
+  /// plan gets the full time limit.
+  void fitPlanToArena(PlanOutcome &outcome, const SolverOptions &options) {
+    ArenaBudgetOptions arena;
+    arena.arenaBudget = *options.budgetBytes;
+    arena.alignment = arenaAlignment;
+    arena.countInputs = countInputs;
+    const Program &program = outcome.graph.program;
+    ArenaBudgetResult fitted = fitArenaBudget(
+        program, arena, std::move(outcome.result), [&](uint64_t liveTarget) {
+          SolverOptions lower = options;
+          lower.budgetBytes = liveTarget;
+          return createSolver(solver)->solve(program, lower);
+        });
+    outcome.result = std::move(fitted.result);
+    outcome.liveTargetBytes = fitted.liveTarget;
+    outcome.plans = fitted.plans;
+  }
+
   template <typename OpTy>
   static Operation *findFirst(FunctionOpInterface function) {
     Operation *found = nullptr;
@@ -319,11 +360,21 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     InFlightDiagnostic diag =
         bestEffort ? mlir::emitWarning(function.getLoc())
                    : mlir::emitError(function.getLoc());
-    diag << "budget of " << formatBytes(*outcome.budgetBytes) << " for @"
-         << outcome.graphName << " cannot be met: the smallest peak solver '"
-         << outcome.solver << "' reached is "
-         << formatBytes(outcome.after.peakBytes) << " (before: "
-         << formatBytes(outcome.before.peakBytes) << ")";
+    if (outcome.arenaBudget)
+      diag << "arena budget of " << formatBytes(*outcome.budgetBytes)
+           << " for @" << outcome.graphName
+           << " cannot be met: the smallest arena solver '" << outcome.solver
+           << "' reached is "
+           << formatBytes(outcome.arenaAfter.layout.arenaBytes)
+           << " (live peak " << formatBytes(outcome.after.peakBytes)
+           << "; before: arena "
+           << formatBytes(outcome.arenaBefore.layout.arenaBytes) << ")";
+    else
+      diag << "budget of " << formatBytes(*outcome.budgetBytes) << " for @"
+           << outcome.graphName << " cannot be met: the smallest peak solver '"
+           << outcome.solver << "' reached is "
+           << formatBytes(outcome.after.peakBytes) << " (before: "
+           << formatBytes(outcome.before.peakBytes) << ")";
     if (outcome.after.peakOp != kNone) {
       Operation *peakOp = outcome.plannedOp(outcome.after.peakOp);
       diag.attachNote(peakOp->getLoc())

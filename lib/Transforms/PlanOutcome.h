@@ -12,6 +12,7 @@
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Plan.h"
 #include "remat/Planning/Solver.h"
+#include "remat/Planning/StepArena.h"
 #include "remat/Support/Budget.h"
 
 #include "llvm/Support/JSON.h"
@@ -54,12 +55,29 @@ struct PlanOutcome {
   std::optional<OrderChoice> order;
   bool countInputs = false;
 
+  /// What the budget bounds: the placed arena (budget-kind=arena) or the
+  /// live bytes.
+  bool arenaBudget = true;
+  /// The step's buffers placed in one arena: in the given order before
+  /// recomputation, and after the plan.
+  StepArena arenaBefore;
+  StepArena arenaAfter;
+  /// The live budget the kept plan was solved against, and how many plans
+  /// the arena budget took (1 when the first one fit, or with live budgets).
+  std::optional<uint64_t> liveTargetBytes;
+  unsigned plans = 1;
+
   /// The IR value and op behind an id of the planned program.
   mlir::Location plannedValueLoc(ValueId value) const;
   const std::string &plannedValueName(ValueId value) const;
   mlir::Operation *plannedOp(OpId op) const;
   /// Whether an op of the planned program is a recomputed copy.
   bool isRecomputedOp(OpId op) const { return plannedLayout.isCopy[op]; }
+  /// Whether a value of the planned program is a recomputed copy.
+  bool isRecomputedValue(ValueId value) const {
+    OpId def = planned.values[value].def;
+    return def != kNone && isRecomputedOp(def);
+  }
   /// The peak of the graph as the pass found it: before recomputation and
   /// before any reordering. Fractional budgets are fractions of it.
   uint64_t givenPeakBytes() const {

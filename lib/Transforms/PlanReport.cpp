@@ -81,6 +81,37 @@ static json::Value orderJson(const PlanOutcome &outcome) {
   return entry;
 }
 
+/// The placed arena: its bytes, the load bound, and every buffer's offset.
+static json::Object arenaJson(const PlanOutcome &outcome,
+                              const StepArena &arena) {
+  json::Array buffers;
+  for (auto [buffer, owner, offset] :
+       llvm::zip_equal(arena.buffers, arena.owners, arena.layout.offsets)) {
+    json::Object entry;
+    if (owner.value != kNone) {
+      entry["value"] = outcome.plannedValueName(owner.value);
+      if (outcome.isRecomputedValue(owner.value))
+        entry["recomputed"] = true;
+    } else {
+      entry["scratch_of"] =
+          outcome.plannedOp(owner.scratchOf)->getName().getStringRef().str();
+      entry["op_index"] = static_cast<int64_t>(owner.scratchOf);
+    }
+    entry["offset"] = static_cast<int64_t>(offset);
+    entry["bytes"] = static_cast<int64_t>(buffer.bytes);
+    entry["first"] = buffer.first;
+    entry["last"] = buffer.last;
+    buffers.push_back(std::move(entry));
+  }
+  // The production baseline on the same buffers, for comparison.
+  ArenaLayout baseline =
+      placeArena(arena.buffers, ArenaStrategy::SizeBestFit);
+  return json::Object{
+      {"live_bytes", static_cast<int64_t>(arena.layout.liveBytes)},
+      {"size_best_fit_bytes", static_cast<int64_t>(baseline.arenaBytes)},
+      {"buffers", std::move(buffers)}};
+}
+
 json::Object remat::reportGraph(const PlanOutcome &outcome) {
   const Program &program = outcome.graph.program;
   json::Object g;
@@ -90,6 +121,14 @@ json::Object remat::reportGraph(const PlanOutcome &outcome) {
   g["budget_bytes"] = nullable(outcome.budgetBytes);
   g["peak_before_bytes"] = static_cast<int64_t>(outcome.before.peakBytes);
   g["peak_after_bytes"] = static_cast<int64_t>(outcome.after.peakBytes);
+  g["budget_kind"] = outcome.arenaBudget ? "arena" : "live";
+  g["arena_bytes"] = static_cast<int64_t>(outcome.arenaAfter.layout.arenaBytes);
+  g["arena_before_bytes"] =
+      static_cast<int64_t>(outcome.arenaBefore.layout.arenaBytes);
+  g["fragmentation"] =
+      outcome.arenaAfter.fragmentation(outcome.after.peakBytes);
+  g["live_target_bytes"] = nullable(outcome.liveTargetBytes);
+  g["plans"] = static_cast<int64_t>(outcome.plans);
   g["feasible"] = outcome.result.feasible;
   g["solver"] = outcome.solver;
   g["solve_ms"] = outcome.solveMs;
@@ -161,5 +200,6 @@ json::Object remat::reportGraph(const PlanOutcome &outcome) {
   g["order"] = orderJson(outcome);
   g["peak_before"] = peakJson(outcome, outcome.before, /*planned=*/false);
   g["peak"] = peakJson(outcome, outcome.after, /*planned=*/true);
+  g["arena"] = arenaJson(outcome, outcome.arenaAfter);
   return g;
 }

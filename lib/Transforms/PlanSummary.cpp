@@ -31,6 +31,20 @@ static void printOrder(llvm::raw_ostream &os, const OrderChoice &order) {
      << " FLOPs" << (other.feasible ? "" : ", budget NOT met") << ")";
 }
 
+/// The arena line: the placed arena before and after, its fragmentation,
+/// and, with an arena budget, how many plans it took.
+static void printArena(llvm::raw_ostream &os, const PlanOutcome &outcome) {
+  uint64_t after = outcome.arenaAfter.layout.arenaBytes;
+  os << "  arena    " << formatBytesShort(outcome.arenaBefore.layout.arenaBytes)
+     << " -> " << formatBytesShort(after)
+     << llvm::format("  (%.3fx the live peak",
+                     outcome.arenaAfter.fragmentation(outcome.after.peakBytes));
+  if (outcome.arenaBudget && outcome.liveTargetBytes)
+    os << "; " << outcome.plans << " plan(s), kept the one for "
+       << formatBytesShort(*outcome.liveTargetBytes) << " live";
+  os << ")" << (outcome.arenaBudget ? "" : ", not budgeted") << "\n";
+}
+
 void remat::printSummary(llvm::raw_ostream &os, const PlanOutcome &outcome) {
   const Program &program = outcome.graph.program;
   double extraPercent =
@@ -61,6 +75,7 @@ void remat::printSummary(llvm::raw_ostream &os, const PlanOutcome &outcome) {
     os << llvm::format(", gap %.1f%% to its lower bound",
                        100.0 * outcome.result.gap);
   os << "\n";
+  printArena(os, outcome);
   if (!outcome.result.note.empty())
     os << "  note     " << outcome.result.note << "\n";
 

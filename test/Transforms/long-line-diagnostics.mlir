@@ -4,6 +4,6 @@
 // RUN: not remat-opt %t.mlir --remat-plan="budget=1B" 2>%t.err
 // RUN: FileCheck %s < %t.err
 // RUN: wc -c < %t.err | %python -c "import sys; n = int(sys.stdin.read()); assert n < 2000, n"
-// CHECK: long-line-diagnostics.mlir.tmp.mlir:1:1: error: budget of 1 B for @wide cannot be met
+// CHECK: long-line-diagnostics.mlir.tmp.mlir:1:1: error: arena budget of 1 B for @wide cannot be met
 // CHECK-NEXT: {{^func.func @wide\(%a0: tensor<4xf32>.*\.\.\.$}}
 // CHECK-NEXT: {{^\^$}}

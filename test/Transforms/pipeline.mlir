@@ -1,9 +1,9 @@
 // RUN: remat-opt %s --split-input-file --remat-pipeline="budget=56KiB" | FileCheck %s
 // RUN: remat-opt %s --split-input-file --pass-pipeline="builtin.module(remat-pipeline{budget=56KiB})" | FileCheck %s
 // RUN: remat-opt %s --split-input-file --remat-pipeline="budget=1MiB" | FileCheck %s --check-prefix=LOOSE
-// RUN: remat-opt %s --split-input-file --remat-pipeline="budget=0.72 best-effort summary" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ORDER
-// RUN: remat-opt %s --split-input-file --remat-pipeline="budget=0.72 best-effort" | FileCheck %s --check-prefix=ORDER-IR
-// RUN: remat-opt %s --split-input-file --remat-pipeline="budget=0.72 best-effort summary schedule=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GIVEN
+// RUN: remat-opt %s --split-input-file --remat-pipeline="budget=0.72 best-effort summary budget-kind=live" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ORDER
+// RUN: remat-opt %s --split-input-file --remat-pipeline="budget=0.72 best-effort budget-kind=live" | FileCheck %s --check-prefix=ORDER-IR
+// RUN: remat-opt %s --split-input-file --remat-pipeline="budget=0.72 best-effort summary schedule=false budget-kind=live" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GIVEN
 
 // The pipeline (inline checkpoints, plan, apply) on a remat.graph
 // and on a plain func.func of upstream ops: each function is one graph.

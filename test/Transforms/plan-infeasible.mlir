@@ -1,4 +1,5 @@
-// RUN: not remat-opt %s --remat-plan="budget=56KiB" -o /dev/null 2>&1 | FileCheck %s --check-prefix=INFEASIBLE
+// RUN: not remat-opt %s --remat-plan="budget=56KiB budget-kind=live" -o /dev/null 2>&1 | FileCheck %s --check-prefix=INFEASIBLE
+// RUN: not remat-opt %s --remat-plan="budget=56KiB" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ARENA
 // RUN: remat-opt %s --remat-plan="budget=56KiB best-effort" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BEST
 // RUN: remat-opt %s --remat-pipeline="budget=56KiB best-effort" 2>/dev/null | FileCheck %s --check-prefix=NODUP
 // Ops with side effects (here a call) are never recomputed: the budget cannot
@@ -6,7 +7,10 @@
 // INFEASIBLE: error: budget of 56.00 KiB (57344 bytes) for @opaque_producer cannot be met: the smallest peak solver 'greedy' reached is 64.00 KiB (65536 bytes)
 // INFEASIBLE: note: the peak is at this 'tosa.add'
 // INFEASIBLE: note: live there: %{{[0-9]+}}, 16.00 KiB (16384 bytes)
-// BEST: warning: budget of 56.00 KiB (57344 bytes) for @opaque_producer cannot be met
+// With the default budget-kind=arena, the same in arena bytes.
+// ARENA: error: arena budget of 56.00 KiB (57344 bytes) for @opaque_producer cannot be met: the smallest arena solver 'greedy' reached is 64.00 KiB (65536 bytes) (live peak 64.00 KiB (65536 bytes); before: arena 64.00 KiB (65536 bytes))
+// ARENA: note: the peak is at this 'tosa.add'
+// BEST: warning: arena budget of 56.00 KiB (57344 bytes) for @opaque_producer cannot be met
 // BEST-SAME: keeping the best plan found (best-effort)
 func.func private @make_bias(tensor<1x64xf32>) -> tensor<64x64xf32>
 func.func @opaque_producer(%p: tensor<1x64xf32>, %x: tensor<64x64xf32>) -> tensor<65x64xf32> {

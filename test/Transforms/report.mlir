@@ -6,11 +6,28 @@
 // RUN: FileCheck %s --input-file=%t.ilp.json --check-prefix=ILP
 
 // CHECK:      "graphs": [
-// CHECK:        "base_flops": 28736,
+// The planned step's buffers in one arena (budget-kind=arena by default):
+// each with its offset; the tile's copy reuses the bytes of dead buffers.
+// CHECK:        "arena": {
+// CHECK-NEXT:     "buffers": [
+// CHECK-NEXT:       {
+// CHECK-NEXT:         "bytes": 16384,
+// CHECK-NEXT:         "first": 1,
+// CHECK-NEXT:         "last": 2,
+// CHECK-NEXT:         "offset": 0,
+// CHECK-NEXT:         "value": "%1"
+// CHECK:              "recomputed": true,
+// CHECK:          "live_bytes": 49152,
+// CHECK-NEXT:     "size_best_fit_bytes": 49408
+// CHECK:        "arena_before_bytes": 65536,
+// CHECK-NEXT:   "arena_bytes": 49152,
+// CHECK-NEXT:   "base_flops": 28736,
 // CHECK:        "budget": "56KiB",
 // CHECK-NEXT:   "budget_bytes": 57344,
+// CHECK-NEXT:   "budget_kind": "arena",
 // CHECK:        "extra_flops": 4096,
 // CHECK:        "feasible": true,
+// CHECK-NEXT:   "fragmentation": 1,
 // CHECK-NEXT:   "gap": null,
 // CHECK:        "kept": [
 // CHECK:        "name": "broadcast_concat",
@@ -25,6 +42,7 @@
 // CHECK:        "peak_after_bytes": 49152,
 // CHECK-NEXT:   "peak_before": {
 // CHECK:        "peak_before_bytes": 65536,
+// CHECK-NEXT:   "plans": 1,
 // CHECK:        "recomputed": [
 // CHECK-NEXT:     {
 // CHECK-NEXT:       "bytes": 16384,
@@ -48,6 +66,11 @@
 // SVG: @broadcast_concat: peak 64.0 KiB → 48.0 KiB (budget 56.0 KiB)
 // SVG: <polyline fill='none' stroke='#9a9a9a'
 // SVG: <polyline fill='none' stroke='#1f5fbf'
+// SVG: budget 56.0 KiB
+// SVG: address space: arena 48.0 KiB = 1.000x the live peak
+// SVG: <rect x={{.*}}<title>%1 @0, 16.0 KiB</title></rect>
+// SVG: <title>%1 (copy) @16896, 16.0 KiB</title>
+// SVG: arena 48.0 KiB
 // SVG: budget 56.0 KiB
 // SVG: at the peak:
 // SVG: </svg>

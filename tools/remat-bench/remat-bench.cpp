@@ -28,12 +28,20 @@
 //       all live at its end, whichever is larger).
 //       Plans keep the program order: peak_before is the fixed-order peak.
 //
+//   remat-bench place --model=NAME [graph options] [--alignment=A]
+//       places the unplanned step's buffers in one arena with the default
+//       placement and the size-sorted best-fit baseline, and prints one CSV
+//       row per strategy: model,ops,buffers,strategy,live,arena,
+//       fragmentation,place_ms.
+//
 //===----------------------------------------------------------------------===//
 
 #include "remat/Planning/Generators.h"
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Solver.h"
+#include "remat/Planning/StepArena.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -159,11 +167,40 @@ std::string csvField(std::string text) {
   return text;
 }
 
+/// The `place` command: times both placements of the step's buffers.
+int placeBuffers(const Program &program, const std::string &model,
+                 std::map<std::string, std::string> &args) {
+  uint64_t alignment =
+      args.count("alignment") ? std::strtoull(args["alignment"].c_str(),
+                                              nullptr, 10)
+                              : 64;
+  MemoryProfile profile = computeMemoryProfile(program, false);
+  std::cout << "model,ops,buffers,strategy,live,arena,fragmentation,"
+               "place_ms\n";
+  for (auto [name, strategy] :
+       {std::pair("best", ArenaStrategy::Best),
+        std::pair("size-best-fit", ArenaStrategy::SizeBestFit)}) {
+    auto start = std::chrono::steady_clock::now();
+    StepArena arena = placeStepArena(program, profile, alignment, strategy);
+    double ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+    std::printf("%s,%zu,%zu,%s,%llu,%llu,%.4f,%.3f\n", model.c_str(),
+                program.ops.size(), arena.buffers.size(), name,
+                (unsigned long long)arena.layout.liveBytes,
+                (unsigned long long)arena.layout.arenaBytes,
+                double(arena.layout.arenaBytes) /
+                    double(std::max<uint64_t>(arena.layout.liveBytes, 1)),
+                ms);
+  }
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   if (argc < 2)
-    usage("expected a command: gen or run");
+    usage("expected a command: gen, run or place");
   std::string command = argv[1];
   std::map<std::string, std::string> args;
   for (int i = 2; i < argc; ++i) {
@@ -193,8 +230,10 @@ int main(int argc, char **argv) {
       usage("--format must be mlir or json");
     return 0;
   }
+  if (command == "place")
+    return placeBuffers(program, model, args);
   if (command != "run")
-    usage("expected a command: gen or run");
+    usage("expected a command: gen, run or place");
 
   std::vector<std::string> solvers =
       split(args.count("solvers") ? args["solvers"] : "greedy");

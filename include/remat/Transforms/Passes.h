@@ -27,6 +27,9 @@ struct RematPipelineOptions {
   bool countInputs = false;
   uint64_t minRematBytes = 0;
   bool bestEffort = false;
+  /// What the budget bounds: "arena" or "live" (remat-plan's budget-kind).
+  std::string budgetKind = "arena";
+  uint64_t arenaAlignment = 64;
   double timeLimit = 60;
   /// Also plan the memory-aware order (remat-plan's `reorder`).
   bool schedule = true;

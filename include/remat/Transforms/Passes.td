@@ -96,6 +96,15 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
     infeasible budget is an error that gives the smallest peak reached and
     the tensors live there, unless `best-effort` is set.
 
+    With `budget-kind=arena` (the default) the budget bounds the arena the
+    step's buffers occupy once placed (each buffer rounded up to
+    `arena-alignment`): after planning against the budget as live bytes,
+    the pass places the planned buffers and, while the arena exceeds the
+    budget, plans again against a lower live target (scaled by budget /
+    arena, then bisected to recompute no more than needed). A fraction is
+    then of the unrematerialized arena, and errors speak in arena bytes.
+    `budget-kind=live` bounds the sum of live bytes, as solvers see it.
+
     With `reorder`, the solver also plans the graph in the order
     `remat-schedule` would give it: that order first, with half of
     `time-limit`, then the given order with what is left. The better plan
@@ -139,9 +148,17 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
            "Never recompute values smaller than this many bytes">,
     Option<"bestEffort", "best-effort", "bool", /*default=*/"false",
            "Warn instead of failing when the budget cannot be met">,
+    Option<"budgetKind", "budget-kind", "std::string", /*default=*/"\"arena\"",
+           "What the budget bounds: 'arena' (the step's buffers placed in "
+           "one arena, alignment padding and fragmentation included) or "
+           "'live' (the sum of live bytes)">,
+    Option<"arenaAlignment", "arena-alignment", "uint64_t",
+           /*default=*/"64",
+           "Alignment of every buffer in the arena, a power of two (64 for "
+           "the CPU, 256 for the GPU)">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"60",
-           "Seconds a searching solver (ilp) may take per graph; it "
-           "returns its best plan when the time runs out">,
+           "Seconds a searching solver (ilp) may take per graph and plan; "
+           "it returns its best plan when the time runs out">,
     Option<"reorder", "reorder", "bool", /*default=*/"false",
            "Also plan the memory-aware order of remat-schedule and keep the "
            "order that plans better (the IR is reordered only then)">,

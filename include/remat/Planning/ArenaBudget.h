@@ -1,0 +1,54 @@
+//===- ArenaBudget.h - Plans whose placed arena meets a budget ---*- C++ -*-===//
+//
+// Solvers budget live bytes; the step occupies its placed arena, which can
+// be larger (fragmentation, alignment padding). This loop re-plans against
+// lower live targets until the arena of the plan fits the budget, then
+// bisects between the highest target that fit and the lowest that did not,
+// to recompute no more than needed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_PLANNING_ARENABUDGET_H
+#define REMAT_PLANNING_ARENABUDGET_H
+
+#include "remat/Planning/Solver.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace remat {
+
+struct ArenaBudgetOptions {
+  uint64_t arenaBudget = 0;
+  /// The alignment of every buffer in the arena.
+  uint64_t alignment = 64;
+  bool countInputs = false;
+  /// Plans at most, the first one included.
+  unsigned maxPlans = 10;
+};
+
+struct ArenaBudgetResult {
+  /// The plan kept: among those whose arena fits, the fewest extra FLOPs
+  /// (then the smaller arena); when none fits, the smallest arena.
+  SolverResult result;
+  uint64_t arenaBytes = 0;
+  /// The live budget the kept plan was solved against.
+  uint64_t liveTarget = 0;
+  /// Plans made, the first one included.
+  unsigned plans = 0;
+  bool fits = false;
+};
+
+/// The arena bytes of `program` after `plan` (Best placement).
+uint64_t plannedArenaBytes(const Program &program, const Plan &plan,
+                           uint64_t alignment, bool countInputs);
+
+/// `first` is the plan solved against the live target options.arenaBudget;
+/// `solveAt(target)` plans against another live target.
+ArenaBudgetResult
+fitArenaBudget(const Program &program, const ArenaBudgetOptions &options,
+               SolverResult first,
+               llvm::function_ref<SolverResult(uint64_t)> solveAt);
+
+} // namespace remat
+
+#endif // REMAT_PLANNING_ARENABUDGET_H

@@ -1,0 +1,101 @@
+//===- ArenaBudget.cpp - Plans whose placed arena meets a budget ----------===//
+//
+// The first correction scales the live target by budget / arena, i.e.
+// assumes the next plan fragments as much as this one; that usually lands
+// in one or two steps. Once one target fits and a higher one does not,
+// bisection between them looks for a cheaper plan that still fits. The arena
+// is not monotone in the target, so every plan is judged on its own arena.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Planning/ArenaBudget.h"
+
+#include "remat/Planning/MemoryProfile.h"
+#include "remat/Planning/StepArena.h"
+
+using namespace remat;
+
+uint64_t remat::plannedArenaBytes(const Program &program, const Plan &plan,
+                                  uint64_t alignment, bool countInputs) {
+  Program planned = materialize(program, plan);
+  MemoryProfile profile = computeMemoryProfile(planned, countInputs);
+  return placeStepArena(planned, profile, alignment).layout.arenaBytes;
+}
+
+namespace {
+
+/// a * b / c without overflow for the sizes at hand (c > 0).
+uint64_t scale(uint64_t a, uint64_t b, uint64_t c) {
+  return static_cast<uint64_t>(static_cast<unsigned __int128>(a) * b / c);
+}
+
+} // namespace
+
+ArenaBudgetResult
+remat::fitArenaBudget(const Program &program,
+                      const ArenaBudgetOptions &options, SolverResult first,
+                      llvm::function_ref<SolverResult(uint64_t)> solveAt) {
+  const uint64_t budget = options.arenaBudget;
+  ArenaBudgetResult kept;
+  bool haveKept = false;
+  auto consider = [&](SolverResult result, uint64_t target) {
+    uint64_t arena = plannedArenaBytes(program, result.plan, options.alignment,
+                                       options.countInputs);
+    bool fits = arena <= budget;
+    ++kept.plans;
+    bool better;
+    if (!haveKept)
+      better = true;
+    else if (fits != kept.fits)
+      better = fits;
+    else if (fits)
+      better = result.extraFlops != kept.result.extraFlops
+                   ? result.extraFlops < kept.result.extraFlops
+                   : arena < kept.arenaBytes;
+    else
+      better = arena < kept.arenaBytes;
+    if (better) {
+      kept.result = result;
+      kept.arenaBytes = arena;
+      kept.liveTarget = target;
+      kept.fits = fits;
+      haveKept = true;
+    }
+    return std::make_pair(arena, result);
+  };
+
+  auto [arena, last] = consider(std::move(first), budget);
+  // The highest target known to fit and the lowest known not to.
+  std::optional<uint64_t> fitTarget, overTarget;
+  (arena <= budget ? fitTarget : overTarget) = budget;
+  uint64_t target = budget;
+  while (kept.plans < options.maxPlans) {
+    uint64_t next;
+    if (!fitTarget) {
+      // The solver could not reach the target: a lower one is no easier.
+      if (!last.feasible || arena == 0)
+        break;
+      // Aim the live peak at budget / (this plan's arena / its live peak).
+      next = std::min(scale(last.peakBytes, budget, arena), target - 1);
+    } else {
+      if (!overTarget)
+        break;
+      // Stop bisecting when the bracket is within an alignment unit or
+      // 1/256 of the budget: the plans no longer differ much.
+      uint64_t width = *overTarget - *fitTarget;
+      if (width <= std::max(options.alignment, budget / 256))
+        break;
+      next = *fitTarget + width / 2;
+    }
+    if (next == 0)
+      break;
+    target = next;
+    std::tie(arena, last) = consider(solveAt(target), target);
+    if (arena <= budget)
+      fitTarget = std::max(fitTarget.value_or(0), target);
+    else
+      overTarget = std::min(overTarget.value_or(UINT64_MAX), target);
+  }
+  kept.result.feasible = kept.fits;
+  return kept;
+}
