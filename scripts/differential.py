@@ -11,10 +11,13 @@ it without a budget and at 0.7, 0.5 and min (`--remat-pipeline`, best
 effort); remat-run lowers and runs each plan on the same generated inputs;
 test/E2E/check-peaks.py then requires outputs bit-identical to the
 unplanned run and measured peak == predicted peak, every time. A tool that
-fails (non-zero exit) is a failure too.
+fails (non-zero exit) is a failure too. Where remat-run lowers to an arena
+by default, it runs with --arena=false: the peak of one allocation per
+buffer is what the model predicts.
 
-Prints one line per failing seed, with the reproducer (the step's file, kept
-under --work) and what failed, then a summary line:
+Prints each failing seed with what failed and the command that reproduces
+it (the step's file is kept under --work, with the planned steps, reports
+and runs next to it), then a summary line:
   differential: N steps, M runs, F failed (T s)
 Exits 1 when any seed failed. Only the Python standard library is used.
 """
@@ -161,9 +164,9 @@ def main(argv):
         runs += count
         if problem:
             failed += 1
-            print("FAIL seed %d (%s): %s" % (
-                seed, os.path.join(work, "step-%d.mlir" % seed), problem),
-                flush=True)
+            step = os.path.join(work, "step-%d.mlir" % seed)
+            print("FAIL seed %d: %s\n  reproduce: %s --step=%s --first-seed=%d"
+                  % (seed, problem, argv[0], step, seed), flush=True)
     last = args.first_seed + steps - 1 if args.seconds else None
     print("differential: %d steps, %d runs, %d failed (%.0f s)%s" % (
         steps, runs, failed, time.monotonic() - start,
