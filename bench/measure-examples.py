@@ -3,10 +3,13 @@
 
 For each examples/*.mlir and budget (none, 0.7, 0.5, min): plans it with
 remat-opt (best-effort), runs the step with remat-run (CPU JIT, --seed 0)
---repeat times, and tabulates the predicted peak (the report's
-peak_after_bytes), the peak the runtime's tracking allocator measured, whether
-the outputs are bit-identical to the unrematerialized step, and the median
-run time. Writes bench/results/measured-examples.md.
+--repeat times with one allocation per buffer (--arena=false), and
+tabulates the predicted peak (the report's peak_after_bytes), the peak the
+runtime's tracking allocator measured, whether the outputs are bit-identical
+to the unrematerialized step, and the median run time; then once lowered to
+one arena (remat-run's default): the planned arena (the report's
+arena_bytes) and the arena the allocator handed out (remat-run's
+arena_bytes). Writes bench/results/measured-examples.md.
 
     python3 bench/measure-examples.py [--build build] [--repeat 5]
 """
@@ -50,9 +53,11 @@ def main():
                                     "--remat-pipeline=" + options])
                 with open(report) as f:
                     graph = json.load(f)["graphs"][0]
-                runs = [json.loads(run_json([run, "-", "--json", "--seed=0"],
-                                            stdin=planned))
+                runs = [json.loads(run_json([run, "-", "--json", "--seed=0",
+                                             "--arena=false"], stdin=planned))
                         for _ in range(args.repeat)]
+                arena = json.loads(run_json([run, "-", "--json", "--seed=0"],
+                                            stdin=planned))
                 hashes = [o["hash"] for o in runs[0]["outputs"]]
                 if reference is None:
                     reference = hashes
@@ -63,18 +68,27 @@ def main():
                     str(graph["budget_bytes"] or "-"), str(predicted),
                     str(measured), "yes" if measured == predicted else "NO",
                     "yes" if hashes == reference else "NO",
+                    str(graph["arena_bytes"]), str(arena["arena_bytes"]),
+                    "yes" if arena["arena_bytes"] == graph["arena_bytes"]
+                    and arena["alloc_count"] == 1 else "NO",
+                    "yes" if [o["hash"] for o in arena["outputs"]] == reference
+                    else "NO",
                     "%.1f%%" % graph["extra_flops_percent"],
                     "%.1f" % statistics.median(r["time_ms"] for r in runs)])
 
     header = ["example", "budget", "budget bytes", "predicted peak",
-              "measured peak", "equal", "outputs identical", "extra FLOPs",
+              "measured peak", "equal", "outputs identical", "planned arena",
+              "measured arena", "one arena, equal", "arena outputs identical",
+              "extra FLOPs",
               "run time (ms)"]
     write_page(
         "measured-examples.md",
         "Measured against predicted: the bundled examples on the CPU",
         "Produced by `python3 bench/measure-examples.py` (%s): remat-opt "
-        "--remat-pipeline (best-effort) | remat-run --json --seed=0; run "
-        "time is the JIT-compiled step's, median of %d runs."
+        "--remat-pipeline (best-effort) | remat-run --json --seed=0 "
+        "--arena=false, and once without --arena=false for the arena "
+        "columns; run time is the JIT-compiled step's (one allocation per "
+        "buffer), median of %d runs."
         % (machine_stamp(), args.repeat),
         header, rows)
 

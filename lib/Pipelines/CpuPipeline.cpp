@@ -1,6 +1,7 @@
 //===- CpuPipeline.cpp - remat-to-cpu -------------------------------------===//
 
 #include "Frontend.h"
+#include "remat/Conversion/Passes.h"
 #include "remat/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -13,6 +14,8 @@ using namespace mlir;
 void remat::buildRematToCpuPipeline(OpPassManager &pm,
                                     const CpuPipelineOptions &options) {
   buildBufferizedFrontend(pm, options.emitCInterface);
+  if (options.arena)
+    pm.addPass(createArenaAllocationPass({kCpuArenaAlignment}));
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

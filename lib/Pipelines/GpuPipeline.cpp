@@ -16,6 +16,8 @@ using namespace mlir;
 void remat::buildRematToGpuPipeline(OpPassManager &pm,
                                     const GpuPipelineOptions &options) {
   buildBufferizedFrontend(pm, options.emitCInterface);
+  if (options.arena)
+    pm.addPass(createArenaAllocationPass({kGpuArenaAlignment}));
 
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(createConvertLinalgToParallelLoopsPass());

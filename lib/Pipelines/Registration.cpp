@@ -17,10 +17,16 @@ struct CpuCLOptions : PassPipelineOptions<CpuCLOptions> {
       llvm::cl::desc("Give functions made from graphs a _mlir_ciface_ "
                      "wrapper"),
       llvm::cl::init(true)};
+  Option<bool> arena{
+      *this, "arena",
+      llvm::cl::desc("Place each step's buffers in one arena allocation "
+                     "(false: one allocation per buffer)"),
+      llvm::cl::init(true)};
 
   CpuPipelineOptions toOptions() const {
     CpuPipelineOptions options;
     options.emitCInterface = emitCInterface;
+    options.arena = arena;
     return options;
   }
 };
@@ -42,6 +48,11 @@ struct GpuCLOptions : PassPipelineOptions<GpuCLOptions> {
       llvm::cl::desc("Give functions made from graphs a _mlir_ciface_ "
                      "wrapper"),
       llvm::cl::init(true)};
+  Option<bool> arena{
+      *this, "arena",
+      llvm::cl::desc("Place each step's buffers in one arena allocation "
+                     "(false: one allocation per buffer)"),
+      llvm::cl::init(true)};
 
   GpuPipelineOptions toOptions() const {
     GpuPipelineOptions options;
@@ -49,6 +60,7 @@ struct GpuCLOptions : PassPipelineOptions<GpuCLOptions> {
     options.features = features;
     options.format = format;
     options.emitCInterface = emitCInterface;
+    options.arena = arena;
     return options;
   }
 };

@@ -4,7 +4,9 @@
 #define REMAT_LIB_RUNTIME_ALLOCATIONCOUNTER_H
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <mutex>
 #include <unordered_map>
 
@@ -13,15 +15,26 @@ namespace remat::runtime {
 /// Remembers the size of every live pointer, so that a free knows how many
 /// bytes it gives back. Thread-safe: kernels of the CPU lowering may run on
 /// several threads one day.
+///
+/// Three measures: the bytes asked (what the memory model counts), the bytes
+/// reserved (what the allocator handed out, alignment padding included), and
+/// the extent: the span of addresses from the lowest block start to the
+/// highest block end among the blocks allocated since the last reset. For a
+/// step lowered to one arena the extent is the arena's size; for one block
+/// per buffer it is wherever the system allocator put them.
 class AllocationCounter {
 public:
-  void allocated(void *ptr, size_t bytes) {
+  void allocated(void *ptr, size_t bytes, size_t reservedBytes) {
     std::lock_guard<std::mutex> lock(mutex);
-    sizes[ptr] = bytes;
+    sizes[ptr] = {bytes, reservedBytes};
     live += bytes;
+    liveReserved += reservedBytes;
     ++count;
-    if (live > peak)
-      peak = live;
+    peak = std::max(peak, live);
+    peakReserved = std::max(peakReserved, liveReserved);
+    auto begin = reinterpret_cast<uintptr_t>(ptr);
+    lowest = std::min(lowest, begin);
+    highest = std::max(highest, begin + reservedBytes);
   }
 
   /// Returns false for a pointer this counter never saw.
@@ -30,7 +43,8 @@ public:
     auto it = sizes.find(ptr);
     if (it == sizes.end())
       return false;
-    live -= it->second;
+    live -= it->second.bytes;
+    liveReserved -= it->second.reserved;
     sizes.erase(it);
     return true;
   }
@@ -38,7 +52,10 @@ public:
   void reset() {
     std::lock_guard<std::mutex> lock(mutex);
     peak = live;
+    peakReserved = liveReserved;
     count = 0;
+    lowest = std::numeric_limits<uintptr_t>::max();
+    highest = 0;
   }
 
   uint64_t peakBytes() {
@@ -49,17 +66,34 @@ public:
     std::lock_guard<std::mutex> lock(mutex);
     return live;
   }
+  uint64_t peakReservedBytes() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return peakReserved;
+  }
+  /// 0 when nothing was allocated since the reset.
+  uint64_t extentBytes() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return highest > lowest ? highest - lowest : 0;
+  }
   uint64_t allocCount() {
     std::lock_guard<std::mutex> lock(mutex);
     return count;
   }
 
 private:
+  struct Block {
+    size_t bytes;
+    size_t reserved;
+  };
   std::mutex mutex;
-  std::unordered_map<void *, size_t> sizes;
+  std::unordered_map<void *, Block> sizes;
   uint64_t live = 0;
   uint64_t peak = 0;
+  uint64_t liveReserved = 0;
+  uint64_t peakReserved = 0;
   uint64_t count = 0;
+  uintptr_t lowest = std::numeric_limits<uintptr_t>::max();
+  uintptr_t highest = 0;
 };
 
 } // namespace remat::runtime

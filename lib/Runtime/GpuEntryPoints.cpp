@@ -131,7 +131,8 @@ void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/, bool isHostShared) {
   else
     CHECK(cuMemAlloc(&ptr, bytes));
   void *result = reinterpret_cast<void *>(ptr);
-  deviceCounter().allocated(result, sizeBytes);
+  // What the driver was asked for; its own granularity is not visible.
+  deviceCounter().allocated(result, sizeBytes, bytes);
   return result;
 }
 
@@ -187,6 +188,12 @@ uint64_t remat_runtime_device_live_bytes(void) {
 }
 uint64_t remat_runtime_device_alloc_count(void) {
   return deviceCounter().allocCount();
+}
+uint64_t remat_runtime_device_padded_peak_bytes(void) {
+  return deviceCounter().peakReservedBytes();
+}
+uint64_t remat_runtime_device_extent_bytes(void) {
+  return deviceCounter().extentBytes();
 }
 
 int remat_runtime_cuda_available(void) { return driver() != nullptr; }

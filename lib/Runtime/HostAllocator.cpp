@@ -24,13 +24,15 @@ void *allocate(size_t alignment, size_t size) {
     alignment = kAlignment;
   // aligned_alloc wants a multiple of the alignment, and a non-zero size.
   size_t padded = (size + alignment - 1) / alignment * alignment;
-  void *ptr = std::aligned_alloc(alignment, padded ? padded : alignment);
+  if (!padded)
+    padded = alignment;
+  void *ptr = std::aligned_alloc(alignment, padded);
   if (!ptr) {
     std::fprintf(stderr, "remat runtime: out of memory allocating %zu bytes\n",
                  size);
     std::abort();
   }
-  hostCounter().allocated(ptr, size);
+  hostCounter().allocated(ptr, size, padded);
   return ptr;
 }
 
@@ -63,5 +65,11 @@ void remat_runtime_reset(void) { hostCounter().reset(); }
 uint64_t remat_runtime_peak_bytes(void) { return hostCounter().peakBytes(); }
 uint64_t remat_runtime_live_bytes(void) { return hostCounter().liveBytes(); }
 uint64_t remat_runtime_alloc_count(void) { return hostCounter().allocCount(); }
+uint64_t remat_runtime_padded_peak_bytes(void) {
+  return hostCounter().peakReservedBytes();
+}
+uint64_t remat_runtime_extent_bytes(void) {
+  return hostCounter().extentBytes();
+}
 
 } // extern "C"

@@ -1,14 +1,25 @@
 // RUN: remat-opt %s --remat-to-cpu | FileCheck %s
+// RUN: remat-opt %s --remat-to-cpu="arena=false" | FileCheck %s --check-prefix=MALLOC
 
-// The step is in the LLVM dialect, with a C interface, and every buffer is
-// allocated and freed through the runtime library's hooks: the recomputed
-// tanh gets a buffer of its own, freed right after its last use.
+// The step is in the LLVM dialect, with a C interface. By default its four
+// buffers of 128 bytes (the recomputed tanh has one of its own) are views of
+// one arena of 384 bytes (at most three are live at once), allocated through
+// the runtime library's hook and handed to the caller with the result.
 // CHECK-DAG: llvm.func @_mlir_memref_to_llvm_alloc(i64) -> !llvm.ptr
-// CHECK-DAG: llvm.func @_mlir_memref_to_llvm_free(!llvm.ptr)
 // CHECK-LABEL: llvm.func @step(
-// CHECK-COUNT-4: llvm.call @_mlir_memref_to_llvm_alloc
+// CHECK: llvm.mlir.constant(384 : index) : i64
+// CHECK: llvm.call @_mlir_memref_to_llvm_alloc(
 // CHECK-NOT: llvm.call @_mlir_memref_to_llvm_alloc
+// CHECK-NOT: llvm.call @_mlir_memref_to_llvm_free
 // CHECK: llvm.return
+// With arena=false every buffer is allocated and freed through the hooks,
+// right after its last use.
+// MALLOC-DAG: llvm.func @_mlir_memref_to_llvm_alloc(i64) -> !llvm.ptr
+// MALLOC-DAG: llvm.func @_mlir_memref_to_llvm_free(!llvm.ptr)
+// MALLOC-LABEL: llvm.func @step(
+// MALLOC-COUNT-4: llvm.call @_mlir_memref_to_llvm_alloc
+// MALLOC-NOT: llvm.call @_mlir_memref_to_llvm_alloc
+// MALLOC: llvm.return
 // CHECK-LABEL: llvm.func @_mlir_ciface_step(
 // CHECK-SAME: remat.signature = (tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK-NOT: remat.

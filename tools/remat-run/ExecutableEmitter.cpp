@@ -41,9 +41,13 @@ constexpr const char *kDriverPrelude = R"C(
 void remat_runtime_reset(void);
 uint64_t remat_runtime_peak_bytes(void);
 uint64_t remat_runtime_alloc_count(void);
+uint64_t remat_runtime_extent_bytes(void);
+uint64_t remat_runtime_padded_peak_bytes(void);
 void remat_runtime_device_reset(void);
 uint64_t remat_runtime_device_peak_bytes(void);
 uint64_t remat_runtime_device_alloc_count(void);
+uint64_t remat_runtime_device_extent_bytes(void);
+uint64_t remat_runtime_device_padded_peak_bytes(void);
 int remat_runtime_cuda_available(void);
 const char *remat_runtime_cuda_error(void);
 void *remat_runtime_shared_alloc(size_t size);
@@ -207,6 +211,10 @@ std::string generateDriver(const ExecutableRequest &request) {
         "remat_runtime_peak_bytes();\n";
   os << "  uint64_t count = gpu ? remat_runtime_device_alloc_count() : "
         "remat_runtime_alloc_count();\n";
+  os << "  uint64_t extent = gpu ? remat_runtime_device_extent_bytes() : "
+        "remat_runtime_extent_bytes();\n";
+  os << "  uint64_t padded = gpu ? remat_runtime_device_padded_peak_bytes() : "
+        "remat_runtime_padded_peak_bytes();\n";
   os << "  const int64_t *words = results;\n";
   os << "  printf(\"{\\\"outputs\\\":[\");\n";
   for (auto [i, spec] : llvm::enumerate(request.results)) {
@@ -219,7 +227,9 @@ std::string generateDriver(const ExecutableRequest &request) {
   }
   os << "  (void)words;\n";
   os << "  printf(\"],\\\"peak_bytes\\\":%\" PRIu64 \",\\\"alloc_count\\\":%\" "
-        "PRIu64 \",\\\"time_ms\\\":%.3f}\\n\", peak, count, ms);\n";
+        "PRIu64 \",\\\"arena_bytes\\\":%\" PRIu64 "
+        "\",\\\"padded_peak_bytes\\\":%\" PRIu64 "
+        "\",\\\"time_ms\\\":%.3f}\\n\", peak, count, extent, padded, ms);\n";
   os << "  return 0;\n}\n";
   return code;
 }

@@ -81,6 +81,11 @@ cl::opt<std::string>
     gpuFormat("gpu-format",
               cl::desc("remat-to-gpu binary format (isa, bin, fatbin)"),
               cl::init("isa"), cl::cat(category));
+cl::opt<bool> arena(
+    "arena",
+    cl::desc("Lower each step to one arena allocation (the pipelines' "
+             "default); false: one allocation per buffer"),
+    cl::init(true), cl::cat(category));
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                            cl::init(2), cl::Prefix, cl::cat(category));
 cl::opt<std::string> emitExecutablePath(
@@ -275,9 +280,12 @@ int main(int argc, char **argv) {
       GpuPipelineOptions options;
       options.chip = gpuChip;
       options.format = gpuFormat;
+      options.arena = arena;
       buildRematToGpuPipeline(pm, options);
     } else {
-      buildRematToCpuPipeline(pm, CpuPipelineOptions());
+      CpuPipelineOptions options;
+      options.arena = arena;
+      buildRematToCpuPipeline(pm, options);
     }
     if (failed(pm.run(*module)))
       return fail(llvm::Twine("cannot lower the module with ") +
@@ -392,6 +400,13 @@ int main(int argc, char **argv) {
       gpu ? remat_runtime_device_peak_bytes() : remat_runtime_peak_bytes();
   uint64_t allocations =
       gpu ? remat_runtime_device_alloc_count() : remat_runtime_alloc_count();
+  // What the allocator saw, not what the compiler planned: the span of the
+  // addresses it handed out (the arena's size when the step has one) and
+  // its blocks with their alignment padding.
+  uint64_t extent =
+      gpu ? remat_runtime_device_extent_bytes() : remat_runtime_extent_bytes();
+  uint64_t paddedPeak = gpu ? remat_runtime_device_padded_peak_bytes()
+                            : remat_runtime_padded_peak_bytes();
 
   std::string outputs;
   size_t word = 0;
@@ -409,14 +424,20 @@ int main(int argc, char **argv) {
   }
   if (json) {
     std::printf("{\"outputs\":[%s],\"peak_bytes\":%llu,\"alloc_count\":%llu,"
+                "\"arena_bytes\":%llu,\"padded_peak_bytes\":%llu,"
                 "\"time_ms\":%.3f}\n",
                 outputs.c_str(), static_cast<unsigned long long>(peak),
-                static_cast<unsigned long long>(allocations), milliseconds);
+                static_cast<unsigned long long>(allocations),
+                static_cast<unsigned long long>(extent),
+                static_cast<unsigned long long>(paddedPeak), milliseconds);
   } else {
-    std::printf("peak: %llu bytes in %llu allocations (%s)\ntime: %.3f ms\n",
+    std::printf("peak: %llu bytes in %llu allocations (%s)\n"
+                "arena: %llu bytes (extent of the allocations), padded peak: "
+                "%llu bytes\ntime: %.3f ms\n",
                 static_cast<unsigned long long>(peak),
                 static_cast<unsigned long long>(allocations),
-                gpu ? "device" : "host", milliseconds);
+                gpu ? "device" : "host", static_cast<unsigned long long>(extent),
+                static_cast<unsigned long long>(paddedPeak), milliseconds);
   }
   return 0;
 }

@@ -173,6 +173,67 @@ def FreeAfterLastUsePass : Pass<"remat-free-after-last-use",
   ];
 }
 
+def ArenaAllocationPass : Pass<"remat-arena-allocation", "mlir::ModuleOp"> {
+  let summary = "Place a step's buffers in one arena allocation";
+  let description = [{
+    Runs after bufferization and `remat-free-after-last-use`. In every public
+    function that no op of the module calls (a step), each `memref.alloc` of
+    the body's block with a static shape and an identity layout becomes a
+    `memref.view` of one arena allocated at the entry, at the offset
+    `placeArena` (lib/Planning/ArenaPlacement.cpp) gives it, and its
+    `memref.dealloc` disappears. A buffer is live from its allocation to its
+    deallocation in program order; one without a deallocation (a result)
+    lives to the return. Every buffer is padded to `alignment` inside the
+    arena and placed at a multiple of it; the arena is allocated without an
+    alignment attribute (with one, the lowering to LLVM would allocate that
+    much more and align by hand), so the allocator must return blocks
+    aligned to `alignment`: the runtime's host allocator aligns to 64 bytes,
+    CUDA to 256.
+
+    Results are views of the arena: the caller receives the arena through
+    the allocated pointer of every result and frees it once. A step whose
+    results are not in the arena frees it before returning. Allocations the
+    pass cannot place (dynamic shapes, layouts, nested regions, more than one
+    deallocation) stay as they are, each reported by a remark.
+
+    Before:
+    ```mlir
+    func.func @step(%x: memref<4xf32>) -> memref<4xf32> {
+      %a = memref.alloc() : memref<4xf32>
+      linalg.generic ... ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
+      %b = memref.alloc() : memref<4xf32>
+      linalg.generic ... ins(%a : memref<4xf32>) outs(%b : memref<4xf32>)
+      memref.dealloc %a : memref<4xf32>
+      return %b : memref<4xf32>
+    }
+    ```
+    After (alignment 64):
+    ```mlir
+    func.func @step(%x: memref<4xf32>) -> memref<4xf32> {
+      %arena = memref.alloc() : memref<128xi8>
+      %c0 = arith.constant 0 : index
+      %a = memref.view %arena[%c0][] : memref<128xi8> to memref<4xf32>
+      linalg.generic ... ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
+      %c64 = arith.constant 64 : index
+      %b = memref.view %arena[%c64][] : memref<128xi8> to memref<4xf32>
+      linalg.generic ... ins(%a : memref<4xf32>) outs(%b : memref<4xf32>)
+      return %b : memref<4xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"alignment", "alignment", "uint64_t", /*default=*/"64",
+           "Alignment of the arena and of every offset in it (64 B on the "
+           "CPU, 256 B on the GPU)">
+  ];
+  let statistics = [
+    Statistic<"numPlaced", "placed", "Allocations placed in an arena">,
+    Statistic<"numKept", "kept", "Allocations left as they are">
+  ];
+}
+
 def DeviceAllocationsPass : Pass<"remat-device-allocations",
                                  "mlir::ModuleOp"> {
   let summary = "Put the buffers of GPU-lowered functions where kernels can "

@@ -11,6 +11,7 @@
 #ifndef REMAT_PIPELINES_PIPELINES_H
 #define REMAT_PIPELINES_PIPELINES_H
 
+#include <cstdint>
 #include <string>
 
 namespace mlir {
@@ -19,14 +20,24 @@ class OpPassManager;
 
 namespace remat {
 
+/// Alignment of every buffer in a step's arena: a cache line on the CPU,
+/// the 256 bytes CUDA allocations guarantee on the GPU. The planner pads
+/// buffers to the same alignment, so padding is counted.
+constexpr uint64_t kCpuArenaAlignment = 64;
+constexpr uint64_t kGpuArenaAlignment = 256;
+
 struct CpuPipelineOptions {
   /// Give the functions made from graphs a `_mlir_ciface_` wrapper.
   bool emitCInterface = true;
+  /// Place each step's buffers in one arena (remat-arena-allocation);
+  /// otherwise every buffer is an allocation of its own.
+  bool arena = true;
 };
 
 /// remat-to-cpu: remat-lower, TOSA to linalg, one-shot bufferization with
 /// unaligned allocations of exactly the tensor's size, ownership-based
-/// deallocation, loops, and the LLVM dialect. Allocations call
+/// deallocation, each step's buffers placed in one arena (unless
+/// `arena` is false), loops, and the LLVM dialect. Allocations call
 /// `_mlir_memref_to_llvm_alloc`/`_mlir_memref_to_llvm_free`, which the
 /// runtime library (lib/Runtime) defines and counts.
 void buildRematToCpuPipeline(mlir::OpPassManager &pm,
@@ -41,6 +52,8 @@ struct GpuPipelineOptions {
   /// `bin`/`fatbin` (need ptxas from a CUDA toolkit).
   std::string format = "isa";
   bool emitCInterface = true;
+  /// As CpuPipelineOptions::arena, with the GPU's alignment.
+  bool arena = true;
 };
 
 /// remat-to-gpu: as remat-to-cpu up to bufferization, then allocations on

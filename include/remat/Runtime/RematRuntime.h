@@ -46,12 +46,22 @@ uint64_t remat_runtime_peak_bytes(void);
 uint64_t remat_runtime_live_bytes(void);
 /* Host allocations since the last reset. */
 uint64_t remat_runtime_alloc_count(void);
+/* High-water mark of live host bytes as allocated: each block's size rounded
+ * up to its alignment (64 bytes or more). */
+uint64_t remat_runtime_padded_peak_bytes(void);
+/* The span of addresses the blocks allocated since the last reset reached,
+ * from the lowest start to the highest end (padding included); 0 when none
+ * was. A step lowered to one arena: the arena's size. */
+uint64_t remat_runtime_extent_bytes(void);
 
 /* Device counters (mgpuMemAlloc/mgpuMemFree), same meaning. */
 void remat_runtime_device_reset(void);
 uint64_t remat_runtime_device_peak_bytes(void);
 uint64_t remat_runtime_device_live_bytes(void);
 uint64_t remat_runtime_device_alloc_count(void);
+/* Device blocks count the size asked of the driver (1 for an empty one). */
+uint64_t remat_runtime_device_padded_peak_bytes(void);
+uint64_t remat_runtime_device_extent_bytes(void);
 
 /* 1 when libcuda.so.1 loads and a device is present, else 0; then
  * remat_runtime_cuda_error() says why. */

@@ -1,0 +1,198 @@
+//===- ArenaAllocation.cpp - A step's buffers as views of one arena -------===//
+
+#include "remat/Conversion/Passes.h"
+#include "remat/Planning/ArenaPlacement.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Remarks.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
+
+namespace remat {
+#define GEN_PASS_DEF_ARENAALLOCATIONPASS
+#include "remat/Conversion/Passes.h.inc"
+} // namespace remat
+
+#define DEBUG_TYPE "remat-arena-allocation"
+
+using namespace mlir;
+
+namespace {
+
+/// An allocation of the step's block that can become a view of the arena,
+/// with its deallocation (null for a buffer that lives to the return).
+struct Candidate {
+  memref::AllocOp alloc;
+  memref::DeallocOp dealloc;
+  remat::ArenaBuffer buffer;
+};
+
+struct ArenaAllocationPass final
+    : remat::impl::ArenaAllocationPassBase<ArenaAllocationPass> {
+  using ArenaAllocationPassBase::ArenaAllocationPassBase;
+
+  void runOnOperation() override {
+    if (alignment == 0 || !llvm::isPowerOf2_64(alignment)) {
+      emitError(getOperation().getLoc())
+          << "remat-arena-allocation: alignment must be a power of two, not "
+          << alignment.getValue();
+      return signalPassFailure();
+    }
+    ModuleOp module = getOperation();
+    for (auto function : module.getOps<func::FuncOp>()) {
+      if (!isStep(function, module))
+        continue;
+      if (failed(placeInArena(function)))
+        return signalPassFailure();
+    }
+  }
+
+  /// Public functions nobody in the module calls: their results go to a
+  /// caller outside, which frees the arena once. A function called inside
+  /// the module would see its caller free each result.
+  static bool isStep(func::FuncOp function, ModuleOp module) {
+    return function.isPublic() && !function.isExternal() &&
+           function.getBody().hasOneBlock() &&
+           SymbolTable::symbolKnownUseEmpty(function, module);
+  }
+
+  LogicalResult placeInArena(func::FuncOp function) {
+    Block &body = function.getBody().front();
+    DenseMap<Operation *, int64_t> position;
+    for (auto [index, op] : llvm::enumerate(body.getOperations()))
+      position[&op] = index;
+    int64_t end = position.lookup(body.getTerminator());
+
+    DataLayout layout = DataLayout::closest(function);
+    SmallVector<Candidate> candidates;
+    for (auto alloc : body.getOps<memref::AllocOp>()) {
+      std::optional<Candidate> candidate =
+          asCandidate(alloc, position, end, layout);
+      if (!candidate) {
+        ++numKept;
+        continue;
+      }
+      candidates.push_back(*candidate);
+    }
+    function.getBody().walk([&](memref::AllocOp alloc) {
+      if (alloc->getBlock() != &body) {
+        keep(alloc, "in a nested region");
+        ++numKept;
+      }
+    });
+    if (candidates.empty())
+      return success();
+
+    SmallVector<remat::ArenaBuffer> buffers;
+    for (const Candidate &candidate : candidates)
+      buffers.push_back(candidate.buffer);
+    remat::ArenaLayout placed = remat::placeArena(buffers);
+    if (placed.arenaBytes >
+        static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+      return function.emitError()
+             << "the arena of " << placed.arenaBytes
+             << " bytes does not fit in a signed 64-bit size";
+
+    OpBuilder builder(&body, body.begin());
+    auto arenaType = MemRefType::get(
+        {static_cast<int64_t>(placed.arenaBytes)}, builder.getI8Type());
+    // No alignment attribute: finalize-memref-to-llvm would allocate that
+    // much more and align by hand, and the allocator would not see the
+    // arena's size. The allocator aligns instead (the runtime's host
+    // allocator to 64 bytes, CUDA to 256).
+    Value arena =
+        memref::AllocOp::create(builder, function.getLoc(), arenaType);
+    bool resultsInArena = false;
+    for (auto [candidate, offset] : llvm::zip(candidates, placed.offsets)) {
+      memref::AllocOp alloc = candidate.alloc;
+      builder.setInsertionPoint(alloc);
+      Value shift = arith::ConstantIndexOp::create(
+          builder, alloc.getLoc(), static_cast<int64_t>(offset));
+      Value view = memref::ViewOp::create(builder, alloc.getLoc(),
+                                          alloc.getType(), arena, shift,
+                                          ValueRange());
+      if (candidate.dealloc)
+        candidate.dealloc.erase();
+      else
+        resultsInArena = true;
+      alloc.replaceAllUsesWith(view);
+      alloc.erase();
+      ++numPlaced;
+    }
+    // Every buffer was freed before the return: so is the arena.
+    if (!resultsInArena) {
+      builder.setInsertionPoint(body.getTerminator());
+      memref::DeallocOp::create(builder, function.getLoc(), arena);
+    }
+
+    remark::analysis(function.getLoc(),
+                     remark::RemarkOpts::name("Arena")
+                         .category("remat")
+                         .function(function.getName()))
+        << llvm::formatv("arena {0} bytes for {1} buffer(s), live peak {2} "
+                         "bytes (aligned to {3})",
+                         placed.arenaBytes, candidates.size(),
+                         placed.liveBytes, alignment.getValue())
+               .str();
+    return success();
+  }
+
+  /// Says why an allocation stays one of its own.
+  static void keep(memref::AllocOp alloc, StringRef why) {
+    std::string type;
+    llvm::raw_string_ostream(type) << alloc.getType();
+    remark::missed(alloc.getLoc(),
+                   remark::RemarkOpts::name("Arena").category("remat").function(
+                       alloc->getParentOfType<func::FuncOp>().getName()))
+        << ("allocation of " + type + " kept out of the arena: " + why).str();
+  }
+
+  /// The allocation as a buffer to place, or nothing when it must stay an
+  /// allocation of its own (a remark says why).
+  std::optional<Candidate>
+  asCandidate(memref::AllocOp alloc,
+              const DenseMap<Operation *, int64_t> &position, int64_t end,
+              const DataLayout &layout) {
+    MemRefType type = alloc.getType();
+    auto keep = [&](StringRef why) -> std::optional<Candidate> {
+      ArenaAllocationPass::keep(alloc, why);
+      return std::nullopt;
+    };
+    if (!type.hasStaticShape())
+      return keep("dynamic shape");
+    if (!type.getLayout().isIdentity())
+      return keep("non-identity layout");
+    if (type.getMemorySpace())
+      return keep("memory space");
+
+    memref::DeallocOp dealloc;
+    for (Operation *user : alloc->getUsers()) {
+      auto free = dyn_cast<memref::DeallocOp>(user);
+      if (!free)
+        continue;
+      if (dealloc || free->getBlock() != alloc->getBlock())
+        return keep("freed more than once or in a nested region");
+      dealloc = free;
+    }
+
+    if (alloc.getAlignment().value_or(0) > alignment)
+      return keep("asks for a larger alignment than the arena's");
+    uint64_t elementBytes =
+        layout.getTypeSize(type.getElementType()).getFixedValue();
+    bool overflow = false;
+    uint64_t bytes = llvm::SaturatingMultiply(
+        static_cast<uint64_t>(type.getNumElements()), elementBytes, &overflow);
+    if (overflow)
+      return keep("size overflows 64 bits");
+    int64_t first = position.lookup(alloc);
+    int64_t last = dealloc ? position.lookup(dealloc) : end;
+    return Candidate{alloc, dealloc, {bytes, alignment, first, last}};
+  }
+};
+
+} // namespace
