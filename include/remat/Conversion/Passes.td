@@ -225,8 +225,8 @@ def ArenaAllocationPass : Pass<"remat-arena-allocation", "mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
   let options = [
     Option<"alignment", "alignment", "uint64_t", /*default=*/"64",
-           "Alignment of the arena and of every offset in it (64 B on the "
-           "CPU, 256 B on the GPU)">
+           "Alignment of every offset in the arena, which the allocator "
+           "gives the arena itself (64 B on the CPU, 256 B on the GPU)">
   ];
   let statistics = [
     Statistic<"numPlaced", "placed", "Allocations placed in an arena">,
