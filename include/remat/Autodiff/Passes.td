@@ -17,6 +17,21 @@ def AutodiffPass : Pass<"remat-autodiff", "::mlir::ModuleOp"> {
     mean-squared-error loss, and returns the loss followed by the gradient
     of every parameter, in argument order.
 
+    With `optimizer=sgd|momentum|adam` the step updates the parameters
+    itself (PyTorch's update rules, no weight decay) and returns the updated
+    parameters instead of the gradients; each parameter is updated right
+    after the rule of its first forward reader, where its gradient is
+    complete, so that the gradient dies there. The optimizer state follows
+    the graph's other arguments: for `momentum` one buffer per parameter,
+    for `adam` the first moments of all parameters, then the second
+    moments, then the step count (`tensor<f32>`, incremented before any
+    update); the results are the loss, the updated parameters and the
+    updated state in the same order. Each parameter and state argument
+    carries `remat.aliasing_output = <result index>`: the caller donates
+    its buffer, the update (one `linalg.generic` per parameter whose outputs
+    are the parameter and its state) is written into it, and the memory
+    model counts no new buffer for it.
+
     Each op's derivative is one rule in a table keyed by the op's name
     (lib/Autodiff/*Gradients.cpp). Only values that depend on a parameter
     are differentiated. An op on that path without a rule is an error
@@ -49,7 +64,20 @@ def AutodiffPass : Pass<"remat-autodiff", "::mlir::ModuleOp"> {
            "Leading arguments that are the batch, not parameters">,
     Option<"loss", "loss", "std::string", /*default=*/"\"sum\"",
            "Loss over the results: `sum` (of every element) or `mse` "
-           "(mean squared error against a target argument per result)">
+           "(mean squared error against a target argument per result)">,
+    Option<"optimizer", "optimizer", "std::string", /*default=*/"\"\"",
+           "Update the parameters inside the step: `sgd`, `momentum` or "
+           "`adam` (default: none, the step returns the gradients)">,
+    Option<"lr", "lr", "double", /*default=*/"0.01",
+           "Learning rate of the optimizer">,
+    Option<"momentum", "momentum", "double", /*default=*/"0.9",
+           "Momentum factor of `optimizer=momentum`">,
+    Option<"beta1", "beta1", "double", /*default=*/"0.9",
+           "Decay of Adam's first moment">,
+    Option<"beta2", "beta2", "double", /*default=*/"0.999",
+           "Decay of Adam's second moment">,
+    Option<"eps", "eps", "double", /*default=*/"1.0e-8",
+           "Adam's epsilon, added to the root of the second moment">
   ];
   let dependentDialects = [
     "::remat::RematDialect",

@@ -234,6 +234,42 @@ def ArenaAllocationPass : Pass<"remat-arena-allocation", "mlir::ModuleOp"> {
   ];
 }
 
+def DonatedResultsPass : Pass<"remat-donated-results", "mlir::func::FuncOp"> {
+  let summary = "Return donated arguments' buffers as the results they alias";
+  let description = [{
+    Runs after bufferization and the deallocation pipeline. An argument with
+    `remat.aliasing_output = r` is donated to result `r` (the optimizer's
+    parameters and state, `remat-autodiff`): result `r` must be the
+    argument's own buffer. The pass checks that bufferization wrote the
+    update in place (the return gives back the argument, possibly through
+    the `bufferization.clone` the deallocation pipeline adds for a returned
+    argument), and returns the argument itself instead of the clone, so the
+    step allocates nothing for the result. A result that is a new buffer is
+    an error at the return. The attribute is consumed.
+
+    Before:
+    ```mlir
+    func.func @step(%p: memref<4xf32> {remat.aliasing_output = 0 : i64}, ...)
+        -> memref<4xf32> {
+      linalg.generic ... outs(%p : memref<4xf32>)
+      %0 = bufferization.clone %p : memref<4xf32> to memref<4xf32>
+      return %0 : memref<4xf32>
+    }
+    ```
+    After:
+    ```mlir
+    func.func @step(%p: memref<4xf32>, ...) -> memref<4xf32> {
+      linalg.generic ... outs(%p : memref<4xf32>)
+      return %p : memref<4xf32>
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numDonated", "donated", "Results returned in their argument's "
+              "buffer">
+  ];
+}
+
 def DeviceAllocationsPass : Pass<"remat-device-allocations",
                                  "mlir::ModuleOp"> {
   let summary = "Put the buffers of GPU-lowered functions where kernels can "

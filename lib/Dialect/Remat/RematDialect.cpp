@@ -4,6 +4,8 @@
 #include "remat/Dialect/Remat/RematAttributes.h"
 #include "remat/Dialect/Remat/RematOps.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
 using namespace mlir;
 using namespace remat;
 
@@ -45,5 +47,40 @@ LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
                                                      NamedAttribute attr) {
   if (attr.getName() == kFlopsAttrName)
     return verifyFlopsAttr(attr.getValue(), [&] { return op->emitOpError(); });
+  return success();
+}
+
+LogicalResult RematDialect::verifyRegionArgAttribute(Operation *op,
+                                                     unsigned regionIndex,
+                                                     unsigned argIndex,
+                                                     NamedAttribute attr) {
+  if (attr.getName() != kAliasingOutputAttrName)
+    return success();
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  auto index = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!function || regionIndex != 0)
+    return op->emitOpError("'")
+           << kAliasingOutputAttrName << "' belongs on a function's argument";
+  ArrayRef<Type> results = function.getResultTypes();
+  if (!index || index.getValue().isNegative() ||
+      index.getValue().uge(results.size()))
+    return op->emitOpError("argument #")
+           << argIndex << ": '" << kAliasingOutputAttrName
+           << "' must be the index of a result (0 to "
+           << static_cast<int64_t>(results.size()) - 1 << "), got "
+           << attr.getValue();
+  uint64_t result = index.getValue().getZExtValue();
+  Type argType = function.getArgumentTypes()[argIndex];
+  if (argType != results[result])
+    return op->emitOpError("argument #")
+           << argIndex << " of type " << argType << " is donated to result #"
+           << result << " of another type, " << results[result];
+  for (unsigned other = 0; other < argIndex; ++other)
+    if (auto same = function.getArgAttrOfType<IntegerAttr>(
+            other, kAliasingOutputAttrName);
+        same && same.getValue() == index.getValue())
+      return op->emitOpError("arguments #")
+             << other << " and #" << argIndex << " are both donated to result #"
+             << result;
   return success();
 }

@@ -299,3 +299,24 @@ func.func @budget_partial_byte() attributes {b = #remat.budget<0.3B>} {
 func.func @budget_garbage() attributes {b = #remat.budget<lots>} {
   return
 }
+
+// -----
+
+// expected-error @below {{'remat.graph' op argument #0: 'remat.aliasing_output' must be the index of a result (0 to 0), got 1 : i64}}
+remat.graph @aliasing_out_of_range(%p: tensor<4xf32> {remat.aliasing_output = 1 : i64}) -> (tensor<4xf32>) {
+  remat.return %p : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @below {{'remat.graph' op argument #0 of type 'tensor<4xf32>' is donated to result #0 of another type, 'tensor<2xf32>'}}
+remat.graph @aliasing_type(%p: tensor<4xf32> {remat.aliasing_output = 0 : i64}, %q: tensor<2xf32>) -> (tensor<2xf32>) {
+  remat.return %q : tensor<2xf32>
+}
+
+// -----
+
+// expected-error @below {{'remat.graph' op arguments #0 and #1 are both donated to result #0}}
+remat.graph @aliasing_twice(%p: tensor<4xf32> {remat.aliasing_output = 0 : i64}, %q: tensor<4xf32> {remat.aliasing_output = 0 : i64}) -> (tensor<4xf32>) {
+  remat.return %p : tensor<4xf32>
+}

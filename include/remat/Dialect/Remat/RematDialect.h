@@ -16,6 +16,13 @@ namespace remat {
 /// Attribute overriding the cost of any op: `{remat.flops = 1000 : i64}`.
 constexpr llvm::StringLiteral kFlopsAttrName = "remat.flops";
 
+/// Argument attribute of a step donating the argument's buffer to a result:
+/// `{remat.aliasing_output = 1 : i64}` says result 1 is the argument's
+/// updated value, written into the caller's buffer (JAX's donated
+/// arguments, XLA's input/output aliasing).
+constexpr llvm::StringLiteral kAliasingOutputAttrName =
+    "remat.aliasing_output";
+
 /// The FLOPs a `remat.flops` attribute states: a non-negative integer that
 /// fits in 64 unsigned bits (`: ui64` reaches 2^64-1); std::nullopt for
 /// anything else.

@@ -29,6 +29,7 @@ def Remat_Dialect : Dialect {
   let cppNamespace = "::remat";
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let dependentDialects = ["::mlir::func::FuncDialect"];
   let extraClassDeclaration = [{
     void registerAttributes();

@@ -1,0 +1,46 @@
+// RUN: remat-opt %s --split-input-file --remat-schedule | FileCheck %s
+
+// %p is donated: the update writes into its buffer. Running the update first
+// would free the 256-byte %g before the reduction's result is made (peak
+// 260 -> 256 bytes), but the reduction reads the old %p:
+// ops that touch a donated buffer keep their order.
+// CHECK-LABEL: remat.graph @donated
+// CHECK:         %[[G:.+]] = tosa.tanh %arg0
+// CHECK-NEXT:    remat.backward
+// CHECK-NEXT:    %[[R:.+]] = tosa.reduce_sum %arg1
+// CHECK-NEXT:    %[[U:.+]] = linalg.generic
+// CHECK:         remat.return %[[R]], %[[U]]
+#id = affine_map<(d0) -> (d0)>
+remat.graph @donated(%x: tensor<64xf32>, %p: tensor<64xf32> {remat.aliasing_output = 1 : i64}) -> (tensor<1xf32>, tensor<64xf32>) {
+  %g = tosa.tanh %x : (tensor<64xf32>) -> tensor<64xf32>
+  remat.backward
+  %r = tosa.reduce_sum %p {axis = 0 : i32} : (tensor<64xf32>) -> tensor<1xf32>
+  %u = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%g : tensor<64xf32>) outs(%p : tensor<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.subf %out, %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<64xf32>
+  remat.return %r, %u : tensor<1xf32>, tensor<64xf32>
+}
+
+// -----
+
+// The same step without donation: the update runs first, even in front of
+// the boundary (it reads no backward value).
+// CHECK-LABEL: remat.graph @not_donated
+// CHECK:         tosa.tanh %arg0
+// CHECK-NEXT:    linalg.generic
+// CHECK:         remat.backward
+// CHECK-NEXT:    tosa.reduce_sum %arg1
+#id = affine_map<(d0) -> (d0)>
+remat.graph @not_donated(%x: tensor<64xf32>, %p: tensor<64xf32>) -> (tensor<1xf32>, tensor<64xf32>) {
+  %g = tosa.tanh %x : (tensor<64xf32>) -> tensor<64xf32>
+  remat.backward
+  %r = tosa.reduce_sum %p {axis = 0 : i32} : (tensor<64xf32>) -> tensor<1xf32>
+  %u = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%g : tensor<64xf32>) outs(%p : tensor<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.subf %out, %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<64xf32>
+  remat.return %r, %u : tensor<1xf32>, tensor<64xf32>
+}
