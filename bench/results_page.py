@@ -16,11 +16,16 @@ def machine_stamp():
                            platform.processor() or platform.machine())
 
 
-def write_page(filename, title, preamble, header, rows):
-    """Writes bench/results/<filename> and echoes it to stdout."""
+def markdown_table(header, rows):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
-    text = "# %s\n\n%s\n\n%s\n" % (title, preamble, "\n".join(lines))
+    return "\n".join(lines)
+
+
+def write_page(filename, title, preamble, header, rows):
+    """Writes bench/results/<filename> and echoes it to stdout."""
+    text = "# %s\n\n%s\n\n%s\n" % (title, preamble,
+                                     markdown_table(header, rows))
     os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
     with open(os.path.join(ROOT, "bench", "results", filename), "w") as f:
         f.write(text)

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what bench/peers/pytorch_peer.py needs and the test suite does
+# not: Debian's PyTorch (1.13, CPU), NumPy, and networkx for AOTAutograd's
+# min-cut partitioner. Returns at once when they are installed.
+set -euo pipefail
+
+packages=(python3-torch python3-numpy python3-networkx)
+installed=$(dpkg-query -W -f='${Status}\n' "${packages[@]}" 2>/dev/null |
+  grep -c "ok installed" || true)
+if [ "$installed" -eq "${#packages[@]}" ]; then
+  exit 0
+fi
+sudo=$([ "$(id -u)" -eq 0 ] || echo sudo)
+echo "bench/peers/setup.sh: installing ${packages[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+  --no-install-recommends "${packages[@]}" >/dev/null
