@@ -1,6 +1,7 @@
 # -*- Python -*-
 # Lit configuration for the Remat IR, tool and end-to-end tests.
 
+import atexit
 import ctypes
 import os
 import subprocess
@@ -52,11 +53,62 @@ def has_nvidia_gpu():
     return listed.returncode == 0 and b"GPU" in listed.stdout
 
 
+# A sanitizer build (scripts/test --sanitize): programs the tests build
+# against the instrumented libraries (the embedding example) link the
+# sanitizer runtimes too; CMake reads LDFLAGS when it configures them.
+sanitizer_flags = [f for f in getattr(config, "cxx_flags", "").split()
+                   if f.startswith("-fsanitize=")]
+if sanitizer_flags:
+    config.environment["LDFLAGS"] = " ".join(sanitizer_flags)
+
+# Each optional feature, and why it is missing: tests that REQUIRE a missing
+# one are UNSUPPORTED, and the run says which and why rather than skipping
+# them silently.
+missing_features = {}
+
 if has_nvidia_gpu():
     config.available_features.add("cuda")
+else:
+    missing_features["cuda"] = (
+        "no NVIDIA GPU (nvidia-smi lists none or libcuda.so.1 does not "
+        "load): the GPU tests are UNSUPPORTED")
 
 if os.path.isfile(os.path.join(config.remat_install_dir, "lib", "cmake",
                                "remat", "RematConfig.cmake")):
     config.available_features.add("remat-installed")
-if os.path.isdir(os.path.join(config.shared_models_dir, "onnx")):
+else:
+    missing_features["remat-installed"] = (
+        "Remat is not installed in %s (scripts/build.sh installs it): the "
+        "tests of the installed package are UNSUPPORTED"
+        % config.remat_install_dir)
+
+shared_onnx_dir = os.path.join(config.shared_models_dir, "onnx")
+if os.path.isdir(shared_onnx_dir):
     config.available_features.add("shared-models")
+else:
+    missing_features["shared-models"] = (
+        "no ONNX models in %s: the tests on the shared models are "
+        "UNSUPPORTED" % shared_onnx_dir)
+
+for feature, reason in sorted(missing_features.items()):
+    lit_config.note("feature '%s' missing: %s" % (feature, reason))
+
+
+def recap_missing_features():
+    """Repeats the notes under lit's summary, where a reader looks."""
+    for feature, reason in sorted(missing_features.items()):
+        sys.stderr.write("note: feature '%s' missing: %s\n" % (feature, reason))
+
+
+# Registered in lit's main process, which loads this file; it runs after
+# lit has printed its summary.
+if missing_features:
+    atexit.register(recap_missing_features)
+
+# CI must run the model tests: there a missing model directory fails the run
+# (after the tests, with this message) instead of passing with them skipped.
+if os.environ.get("CI") == "true" and "shared-models" in missing_features:
+    lit_config.error(
+        "CI=true but the shared models are missing (%s): check out the "
+        "models next to the source tree, or unset CI to skip the model tests"
+        % shared_onnx_dir)

@@ -1,0 +1,3 @@
+remat.graph @no_c_interface(%x: tensor<4xf32>) -> (tensor<4xf32>) {
+  remat.return %x : tensor<4xf32>
+}
