@@ -5,8 +5,8 @@
 // fits, or the lowest), else above them all. The baseline is the order by
 // size (TFLite's arena planner and XNNPACK, Pisarchyk & Lee,
 // arXiv:2001.03288). `Best` tries several orders and both fits, keeps the
-// smallest arena, and on small instances searches for the optimum
-// (ArenaSearch.cpp).
+// smallest arena, improves the best order by a bounded local search, and
+// on small instances searches for the optimum (ArenaSearch.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -250,6 +250,63 @@ std::vector<std::vector<uint32_t>> candidateOrders(const Instance &instance) {
   return orders;
 }
 
+/// Local search on the best greedy order: the buffer that ends highest
+/// is moved to an earlier place in the order (a pseudo-random one, from a
+/// fixed seed, so placement stays deterministic), and the move is kept when
+/// the arena does not grow. Each try is a greedy pass, quadratic in the
+/// buffers, so the number of tries shrinks with the instance's size.
+void improveOrder(const Instance &instance, std::vector<uint32_t> order,
+                  Fit fit, ArenaLayout &layout) {
+  size_t n = order.size();
+  if (n < 2)
+    return;
+  constexpr uint64_t kWork = 200'000'000, kMaxTries = 300;
+  uint64_t tries = std::min<uint64_t>(kMaxTries, kWork / (n * n));
+  if (tries < 8)
+    return;
+  uint64_t bound = llvm::alignTo(instance.liveBytes, instance.maxAlignment);
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  auto next = [&]() {
+    // xorshift64: the same sequence on every platform.
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  std::vector<uint64_t> offsets;
+  for (uint64_t attempt = 0; attempt < tries && layout.arenaBytes > bound;
+       ++attempt) {
+    // The buffer whose end is the arena's top (the lowest index on a tie).
+    size_t top = 0;
+    uint64_t topEnd = 0;
+    for (size_t position = 0; position < n; ++position) {
+      uint32_t i = order[position];
+      uint64_t end = layout.offsets[i] + instance.sizes[i];
+      if (end > topEnd || (end == topEnd && i < order[top])) {
+        topEnd = end;
+        top = position;
+      }
+    }
+    std::vector<uint32_t> candidate = order;
+    if (top == 0) {
+      // Already first: perturb elsewhere, swapping two neighbours.
+      size_t position = 1 + next() % (n - 1);
+      std::swap(candidate[position - 1], candidate[position]);
+    } else {
+      size_t to = next() % top;
+      uint32_t moved = candidate[top];
+      candidate.erase(candidate.begin() + top);
+      candidate.insert(candidate.begin() + to, moved);
+    }
+    uint64_t arena = placeGreedy(instance, candidate, fit, offsets);
+    if (arena <= layout.arenaBytes) {
+      layout.arenaBytes = arena;
+      layout.offsets = offsets;
+      order = std::move(candidate);
+    }
+  }
+}
+
 } // namespace
 
 ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
@@ -274,19 +331,26 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
   constexpr size_t kLargeInstance = 4096;
   if (instance.occupying.size() > kLargeInstance)
     orders.resize(2);
+  uint64_t bound = llvm::alignTo(instance.liveBytes, instance.maxAlignment);
+  std::vector<uint32_t> bestOrder;
+  Fit bestFit = Fit::Smallest;
   for (const std::vector<uint32_t> &order : orders) {
     for (Fit fit : {Fit::Smallest, Fit::Lowest}) {
       uint64_t arena = placeGreedy(instance, order, fit, offsets);
       if (first || arena < layout.arenaBytes) {
         layout.arenaBytes = arena;
         layout.offsets = offsets;
+        bestOrder = order;
+        bestFit = fit;
         first = false;
       }
-      if (layout.arenaBytes <= llvm::alignTo(instance.liveBytes,
-                                             instance.maxAlignment))
+      if (layout.arenaBytes <= bound)
         return layout;
     }
   }
+  improveOrder(instance, bestOrder, bestFit, layout);
+  if (layout.arenaBytes <= bound)
+    return layout;
   // Exact on small instances; on larger ones the node budget makes it a
   // bounded improvement step that rarely pays, so it is skipped.
   constexpr size_t kExactBuffers = 24;
