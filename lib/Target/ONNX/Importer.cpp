@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstring>
@@ -313,6 +314,17 @@ std::optional<double> Importer::constantFloat(StringRef name) {
   return std::nullopt;
 }
 
+/// The inputs ONNX requires of each supported operator (its minimum arity).
+/// The operator importers read them unchecked; optional ones they test with
+/// hasInput.
+static int requiredInputs(StringRef opType) {
+  return llvm::StringSwitch<int>(opType)
+      .Case("Constant", 0)
+      .Cases({"Add", "Sub", "Mul", "Div", "Pow", "Conv", "Gemm", "MatMul"}, 2)
+      .Case("BatchNormalization", 5)
+      .Default(1);
+}
+
 LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
   std::string name =
       node.name().empty() ? node.op_type() + "#" + std::to_string(index)
@@ -328,6 +340,12 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
   auto it = table.find(node.op_type());
   if (it == table.end())
     return error() << "unsupported operator " << node.op_type();
+  int inputs = requiredInputs(node.op_type());
+  if (node.input_size() < inputs)
+    return error() << "expected at least " << inputs << " inputs, got "
+                   << node.input_size();
+  if (node.output_size() < 1)
+    return error() << "expected an output";
   return it->second(*this, node);
 }
 

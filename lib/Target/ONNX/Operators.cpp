@@ -35,6 +35,18 @@ int64_t normalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
+/// Fails unless the normalized `axes` are distinct and in [0, rank).
+LogicalResult checkAxes(Importer &im, ArrayRef<int64_t> axes, int64_t rank) {
+  SmallVector<bool> seen(std::max<int64_t>(rank, 0), false);
+  for (int64_t a : axes) {
+    if (a < 0 || a >= rank || seen[a])
+      return im.error() << "axes must be distinct and in [-" << rank << ", "
+                        << rank << ")";
+    seen[a] = true;
+  }
+  return success();
+}
+
 /// Operands of an elementwise operator, with numpy broadcasting brought to
 /// TOSA's (equal ranks) and a common layout: NHWC when the result is 4-D
 /// and an operand already is NHWC.
@@ -451,6 +463,8 @@ OpImporter softmax(bool logOutput) {
     int64_t rank = shape.size();
     bool legacy = im.opset() < 13;
     int64_t axis = normalizeAxis(intAttr(node, "axis", legacy ? 1 : -1), rank);
+    if (failed(checkAxes(im, axis, rank)))
+      return failure();
     Value v = *x;
     if (legacy) {
       // Before opset 13: the input is coerced to 2-D at `axis`.
@@ -564,6 +578,8 @@ LogicalResult importConcat(Importer &im, const NodeProto &node) {
   }
   int64_t rank = im.logicalShape(entries.front()).size();
   int64_t axis = normalizeAxis(intAttr(node, "axis", 1), rank);
+  if (failed(checkAxes(im, axis, rank)))
+    return failure();
   SmallVector<Value> values;
   for (const Entry &e : entries)
     values.push_back(allNhwc ? e.value : im.toLogical(e));
@@ -583,7 +599,10 @@ LogicalResult importFlatten(Importer &im, const NodeProto &node) {
   if (failed(x))
     return failure();
   ArrayRef<int64_t> s = shapeOf(*x);
+  // The axis may also be the rank: everything goes to the outer dim.
   int64_t axis = normalizeAxis(intAttr(node, "axis", 1), s.size());
+  if (failed(checkAxes(im, axis, s.size() + 1)))
+    return failure();
   int64_t outer = numElements(s.take_front(axis));
   im.define(node.output(0),
             im.tosa().reshape(*x, {outer, numElements(s) / outer}));
@@ -651,6 +670,11 @@ LogicalResult importTranspose(Importer &im, const NodeProto &node) {
   if (perm.empty())
     for (int64_t i = rank - 1; i >= 0; --i)
       perm.push_back(i);
+  if (static_cast<int64_t>(perm.size()) != rank)
+    return im.error() << "perm must be a permutation of the " << rank
+                      << " dims";
+  if (failed(checkAxes(im, perm, rank)))
+    return failure();
   SmallVector<int32_t> perms(perm.begin(), perm.end());
   im.define(node.output(0), im.tosa().transpose(*x, perms));
   return success();
@@ -689,13 +713,15 @@ OpImporter squeeze(bool unsqueeze) {
       SmallVector<int64_t> normalized;
       for (int64_t a : *axes)
         normalized.push_back(a < 0 ? a + outRank : a);
+      if (failed(checkAxes(im, normalized, outRank)))
+        return failure();
       llvm::sort(normalized);
       auto it = in.begin();
       for (int64_t d = 0; d < outRank; ++d)
         shape.push_back(llvm::is_contained(normalized, d) ? 1 : *it++);
     } else {
       FailureOr<SmallVector<int64_t>> axes = axesOf(im, node, 13, in.size());
-      if (failed(axes))
+      if (failed(axes) || failed(checkAxes(im, *axes, in.size())))
         return failure();
       for (auto [d, s] : llvm::enumerate(in))
         if (axes->empty() ? s != 1 : !llvm::is_contained(*axes, (int64_t)d))
@@ -719,7 +745,7 @@ OpImporter reduce(bool mean, int64_t axesInputSince) {
     SmallVector<int64_t> in(shapeOf(*x));
     FailureOr<SmallVector<int64_t>> axes =
         axesOf(im, node, axesInputSince, in.size());
-    if (failed(axes))
+    if (failed(axes) || failed(checkAxes(im, *axes, in.size())))
       return failure();
     if (axes->empty()) {
       if (intAttr(node, "noop_with_empty_axes", 0)) {

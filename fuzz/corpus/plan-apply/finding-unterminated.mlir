@@ -1,0 +1,1 @@
+remat.graph @tcgs( %y: tensor<4xf32>)built
