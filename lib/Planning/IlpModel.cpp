@@ -463,6 +463,9 @@ struct CbcAnswer {
     auto get = [&](void *data, size_t size) {
       if (bytes.size() - at < size)
         return false;
+      // An empty solution's data() may be null, which memcpy must not get.
+      if (size == 0)
+        return true;
       std::memcpy(data, bytes.data() + at, size);
       at += size;
       return true;
