@@ -29,6 +29,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -320,6 +321,11 @@ int main(int argc, char **argv) {
                      : std::aligned_alloc(64, (bytes + 63) / 64 * 64);
     buffers.push_back(data);
   }
+  // Freed on every way out: a sanitizer build checks for leaks at exit.
+  llvm::scope_exit freeBuffers([&] {
+    for (void *data : buffers)
+      gpu ? remat_runtime_shared_free(data) : std::free(data);
+  });
   uint64_t state = seed;
   for (auto [i, spec] : llvm::enumerate(argumentSpecs)) {
     if (inputFiles.empty()) {
