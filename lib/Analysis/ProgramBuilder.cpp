@@ -286,8 +286,7 @@ public:
                                   op->getName().getStringRef().str());
     graph.ops.push_back(op);
     OpInfo &info = graph.program.ops[id];
-    info.ordered = isa<BackwardOp>(op) || !isMemoryEffectFree(op) ||
-                   touchesDonatedBuffer(info);
+    info.ordered = isa<BackwardOp>(op) || !isMemoryEffectFree(op);
     info.mustKeep = op->hasAttr(kNeverAttrName);
     info.scratchBytes = scratchBytesOf(op);
     if (auto save = op->getAttrOfType<BoolAttr>(kSaveAttrName))
@@ -307,16 +306,24 @@ public:
     return success();
   }
 
-private:
-  /// Whether the op reads a donated argument's buffer (or writes its update
-  /// into it). Such ops keep their order: a reordering that moved a read
-  /// after the in-place update would read the updated value (bufferization
-  /// would copy the argument instead, a buffer the model does not count).
-  bool touchesDonatedBuffer(const OpInfo &info) const {
-    return llvm::any_of(info.operands, [&](ValueId v) {
-      return donated.contains(graph.program.rootOf(v));
-    });
+  /// Ops that read a donated argument's buffer or write its update into it
+  /// keep their order: a reordering that moved a read after the in-place
+  /// update would read the updated value (bufferization would copy the
+  /// argument instead, a buffer the model does not count). Updates are
+  /// backward ops and forward ops all run before backward ones, so only the
+  /// backward pass's accesses are ordered (all of them in a graph without a
+  /// boundary), leaving the forward pass free to reorder.
+  void orderDonatedAccesses() {
+    Program &program = graph.program;
+    OpId first = program.backwardBegin == kNone ? 0 : program.backwardBegin;
+    for (OpId op = first; op < program.ops.size(); ++op)
+      if (llvm::any_of(program.ops[op].operands, [&](ValueId v) {
+            return donated.contains(program.rootOf(v));
+          }))
+        program.ops[op].ordered = true;
   }
+
+private:
 
   /// A tag is the tagged value under another name, not an op: sharing its id
   /// keeps the value recomputable (a view would pin its buffer) and makes
@@ -410,6 +417,7 @@ FailureOr<GraphProgram> remat::buildProgram(FunctionOpInterface function) {
   for (Operation &op : block.without_terminator())
     if (failed(builder.addOp(&op)))
       return failure();
+  builder.orderDonatedAccesses();
   for (Value returned : block.getTerminator()->getOperands()) {
     auto it = graph.valueIds.find(returned);
     if (it != graph.valueIds.end())
