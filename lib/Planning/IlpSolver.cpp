@@ -186,7 +186,7 @@ SolverResult IlpSolver::solve(const Program &program,
     }
     if (found) {
       SolverResult candidate = reEvaluate(model.extractPlan());
-      bool valid = verifyPlan(program, candidate.plan).empty();
+      bool valid = verifyPlanShape(program, candidate.plan).empty();
       bool fitsNow = valid && fits(candidate);
       if (fitsNow &&
           (bestIndex < 0 || candidate.extraFlops < best.extraFlops)) {

@@ -31,23 +31,6 @@ OpId opOrigin(const Program &program, OpId op) {
   return origin == kNone ? op : origin;
 }
 
-/// Whether a recomputation placed after the `index`th one in front of the
-/// same op re-executes an op that reads `value`: the copy then serves that
-/// chain even if the op itself does not read it.
-bool feedsLaterGroup(const Program &program, const Plan &plan, unsigned index) {
-  const Recompute &recompute = plan.recomputes[index];
-  return llvm::any_of(
-      llvm::ArrayRef<Recompute>(plan.recomputes).drop_front(index + 1),
-      [&](const Recompute &later) {
-        return later.before == recompute.before &&
-               llvm::any_of(later.chain, [&](OpId op) {
-                 return op < program.ops.size() &&
-                        llvm::is_contained(program.ops[op].operands,
-                                           recompute.value);
-               });
-      });
-}
-
 /// Returns what is wrong with the `index`th recomputation, or an empty
 /// string.
 std::string checkRecompute(const Program &program, const Plan &plan,
@@ -104,13 +87,6 @@ std::string checkRecompute(const Program &program, const Plan &plan,
   }
   if (recompute.before <= value.def) {
     os << "op " << recompute.before << " does not come after " << value.name;
-    return message;
-  }
-  if (!llvm::is_contained(program.ops[recompute.before].operands,
-                          recompute.value) &&
-      !feedsLaterGroup(program, plan, index)) {
-    os << "neither op " << recompute.before
-       << " nor a later recomputation in front of it uses " << value.name;
     return message;
   }
   return message;
@@ -290,11 +266,55 @@ Program remat::materialize(const Program &program, const Plan &plan,
   return result;
 }
 
-std::string remat::verifyPlan(const Program &program, const Plan &plan) {
+/// The recomputations of a well-formed plan whose copy nothing reads in the
+/// materialized program: not `before`, not a later chain, not a later op
+/// before another copy takes over, and it is no output.
+static std::vector<unsigned> unreadCopies(const Program &program,
+                                          const Plan &plan) {
+  MaterializeMap map;
+  Program result = materialize(program, plan, map);
+  std::vector<bool> read(result.values.size(), false);
+  for (const OpInfo &op : result.ops)
+    for (ValueId operand : op.operands)
+      read[operand] = true;
+  std::vector<unsigned> unread;
+  for (unsigned k = 0; k < plan.recomputes.size(); ++k) {
+    ValueId copy = map.copies[k];
+    if (!read[copy] && !result.values[copy].isOutput)
+      unread.push_back(k);
+  }
+  return unread;
+}
+
+std::string remat::verifyPlanShape(const Program &program, const Plan &plan) {
   for (unsigned k = 0; k < plan.recomputes.size(); ++k) {
     std::string problem = checkRecompute(program, plan, k);
     if (!problem.empty())
       return "recompute #" + std::to_string(k) + ": " + problem;
   }
   return {};
+}
+
+std::string remat::verifyPlan(const Program &program, const Plan &plan) {
+  if (std::string problem = verifyPlanShape(program, plan); !problem.empty())
+    return problem;
+  std::vector<unsigned> unread = unreadCopies(program, plan);
+  if (!unread.empty()) {
+    const Recompute &recompute = plan.recomputes[unread.front()];
+    return "recompute #" + std::to_string(unread.front()) +
+           ": nothing reads its copy of " +
+           program.values[recompute.value].name;
+  }
+  return {};
+}
+
+void remat::dropUnreadRecomputes(const Program &program, Plan &plan) {
+  // Dropping a copy can leave the copies its chain read unread in turn.
+  while (true) {
+    std::vector<unsigned> unread = unreadCopies(program, plan);
+    if (unread.empty())
+      return;
+    for (unsigned k : llvm::reverse(unread))
+      plan.recomputes.erase(plan.recomputes.begin() + k);
+  }
 }

@@ -102,7 +102,7 @@ Plan remat::dropNeedlessRecomputes(
     if (program.ops[def].mustRecompute)
       continue;
     Plan trial = without(k);
-    if (!verifyPlan(program, trial).empty())
+    if (!verifyPlanShape(program, trial).empty())
       continue;
     std::optional<Evaluation> next = evaluate(trial);
     if (next && next->peakBytes <= limit && next->flops <= current->flops) {

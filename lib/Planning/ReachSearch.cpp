@@ -266,7 +266,7 @@ ReachSearch::bestMove(const Evaluated &state, std::vector<Move> moves) const {
       batch *= 4;
     }
     Plan plan = withRecompute(state.plan, moves[rank[i]].recompute);
-    if (!verifyPlan(base, plan).empty())
+    if (!verifyPlanShape(base, plan).empty())
       continue;
     Evaluated candidate = evaluate(std::move(plan));
     if (!best || betterMove(candidate, *best, state))

@@ -101,7 +101,7 @@ public:
         });
         Plan ruined = best.plan;
         ruined.recomputes.erase(ruined.recomputes.begin() + order[attempt]);
-        if (!verifyPlan(program, ruined).empty())
+        if (!verifyPlanShape(program, ruined).empty())
           continue;
         std::optional<Plan> found = searchForBudget(
             program, std::move(ruined), options, deadline, evaluationsLeft);
@@ -171,7 +171,10 @@ const SolverEntry kSolvers[] = {
 SolverResult remat::evaluatePlan(const Program &program, Plan plan,
                                  const SolverOptions &options) {
   SolverResult result;
+  dropUnreadRecomputes(program, plan);
   plan = shareRecomputedCopies(program, std::move(plan));
+  // A piece whose readers a later copy of the same value serves is unread.
+  dropUnreadRecomputes(program, plan);
   Program planned = materialize(program, plan);
   result.peakBytes =
       computeMemoryProfile(planned, options.countInputs).peakBytes;

@@ -75,9 +75,9 @@ std::optional<Plan> searchForBudget(const Program &program, Plan start,
 /// the peak or the FLOPs.
 Plan shareRecomputedCopies(const Program &program, Plan plan);
 
-/// Builds the result reported for `plan`, after shareRecomputedCopies: the
-/// peak of the materialized program, the flops of every chain op and
-/// whether the budget holds.
+/// Builds the result reported for `plan`, after dropUnreadRecomputes and
+/// shareRecomputedCopies: the peak of the materialized program, the flops of
+/// every chain op and whether the budget holds.
 SolverResult evaluatePlan(const Program &program, Plan plan,
                           const SolverOptions &options);
 

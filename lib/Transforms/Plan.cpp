@@ -235,6 +235,15 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     else
       outcome->budgetBytes = options.budgetBytes;
 
+    // A plan remat-apply would refuse is a planner defect: say so here, on
+    // the step, instead of recording it for the next pass to reject.
+    if (std::string problem =
+            verifyPlan(outcome->graph.program, outcome->result.plan);
+        !problem.empty()) {
+      function->emitError("internal error: the planner made an invalid plan: ")
+          << problem;
+      return nullptr;
+    }
     if (!outcome->result.feasible && failed(reportInfeasible(function,
                                                              *outcome)))
       return nullptr;

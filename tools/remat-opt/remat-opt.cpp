@@ -3,8 +3,8 @@
 // An mlir-opt-style driver: the remat dialect, the upstream dialects a
 // training step and its lowering use, the upstream passes the lowering
 // pipelines are built from, and every Remat pass and pipeline. Diagnostics
-// from passes echo a window of a long source line (an imported step's
-// signature), not all of it.
+// from the parser and the passes echo a window of a long source line (an
+// imported step's signature), not all of it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,11 +12,16 @@
 #include "remat/Support/ShortSourceLines.h"
 #include "remat/Support/ToolFiles.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -33,6 +38,26 @@ struct ShortLineDiagnostics final : PassInstrumentation {
       : handler(sources, context) {}
   SourceMgrDiagnosticHandler handler;
 };
+
+bool hasLongLine(llvm::StringRef text) {
+  return llvm::any_of(llvm::split(text, '\n'), [](llvm::StringRef line) {
+    return line.size() > remat::kEchoedLineWidth;
+  });
+}
+
+/// Parses `sources` once with shortened echoes. The parser reports through
+/// MlirOptMain's own SourceMgr, which echoes whole lines; parsing first here
+/// makes a syntax error on a long line echo a window of it.
+LogicalResult parsesWithShortLines(llvm::SourceMgr &sources,
+                                   const DialectRegistry &registry,
+                                   const MlirOptMainConfig &config) {
+  MLIRContext context(registry);
+  context.allowUnregisteredDialects(config.shouldAllowUnregisteredDialects());
+  SourceMgrDiagnosticHandler handler(sources, &context);
+  ParserConfig parserConfig(&context, config.shouldVerifyOnParsing());
+  return success(static_cast<bool>(
+      parseSourceFile<ModuleOp>(sources, parserConfig)));
+}
 
 } // namespace
 
@@ -63,6 +88,10 @@ int main(int argc, char **argv) {
                                            input->getBufferIdentifier()),
       llvm::SMLoc());
   remat::shortenEchoedLines(sources);
+  if (readsInput && !config.shouldVerifyDiagnostics() &&
+      config.inputSplitMarker().empty() && hasLongLine(input->getBuffer()) &&
+      failed(parsesWithShortLines(sources, registry, config)))
+    return 1;
   if (!config.shouldVerifyDiagnostics()) {
     MlirOptMainConfig fromCommandLine = config;
     config.setPassPipelineSetupFn([&sources, fromCommandLine](PassManager &pm) {

@@ -3,7 +3,8 @@
 // An mlir-translate-style driver for the formats Remat imports training
 // graphs from. Each translation registers the dialects it produces. It owns
 // its SourceMgr so that diagnostics echo a window of a long line (a one-line
-// JSON graph), not all of it.
+// JSON graph), not all of it. Like mlir-translate it splits its input with
+// --split-input-file, so that one file holds many graphs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/ToolUtilities.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -35,6 +37,15 @@ int main(int argc, char **argv) {
       llvm::cl::value_desc("filename"), llvm::cl::init("-"));
   llvm::cl::opt<const Translation *, false, TranslationParser> translation(
       "", llvm::cl::desc("Translation to perform"), llvm::cl::Required);
+  static llvm::cl::opt<std::string> inputSplitMarker(
+      "split-input-file", llvm::cl::ValueOptional,
+      llvm::cl::callback([](const std::string &marker) {
+        if (marker.empty())
+          inputSplitMarker.setValue(kDefaultSplitMarker);
+      }),
+      llvm::cl::desc("Split the input at the given marker (default "
+                     "'// -----') and translate each chunk on its own"),
+      llvm::cl::init(""));
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerTranslationCLOptions();
@@ -45,12 +56,19 @@ int main(int argc, char **argv) {
   if (!files)
     return 1;
 
-  MLIRContext context;
-  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
-  sourceMgr->AddNewSourceBuffer(std::move(files->input), llvm::SMLoc());
-  remat::shortenEchoedLines(*sourceMgr);
-  SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
-  if (failed((*translation)(sourceMgr, files->output->os(), &context)))
+  auto translateChunk = [&](std::unique_ptr<llvm::MemoryBuffer> chunk,
+                            raw_ostream &os) -> LogicalResult {
+    MLIRContext context;
+    auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+    sourceMgr->AddNewSourceBuffer(std::move(chunk), llvm::SMLoc());
+    remat::shortenEchoedLines(*sourceMgr);
+    SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
+    return (*translation)(sourceMgr, os, &context);
+  };
+  if (failed(splitAndProcessBuffer(std::move(files->input), translateChunk,
+                                   files->output->os(), inputSplitMarker,
+                                   inputSplitMarker.empty() ? ""
+                                                            : "// -----")))
     return 1;
   files->output->keep();
   return 0;

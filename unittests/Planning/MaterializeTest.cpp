@@ -231,7 +231,8 @@ TEST(VerifyPlanTest, RejectsMalformedRecomputations) {
   EXPECT_NE(check({1, 3, {}}), "");        // empty chain
   EXPECT_NE(check({1, 3, {1}}), "");       // chain ends elsewhere
   EXPECT_NE(check({1, 0, {0}}), "");       // before the definition
-  EXPECT_NE(check({1, 2, {0}}), "");       // h does not use a
+  EXPECT_EQ(check({1, 2, {0}}), "");       // h does not read a; k does
+  EXPECT_NE(check({2, 3, {1}}), "");       // nothing reads the copy of b
   EXPECT_NE(check({3, 3, {1, 0, 2}}), ""); // out of order
   EXPECT_NE(check({3, 3, {1, 1, 2}}), ""); // duplicate
   EXPECT_NE(check({9, 3, {0}}), "");       // no such value

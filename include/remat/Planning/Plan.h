@@ -63,10 +63,21 @@ Program materialize(const Program &program, const Plan &plan,
                     MaterializeMap &map);
 
 /// Checks that a plan is well formed for `program` (chain ops recomputable,
-/// chain closed under the rule above, `before` a later use of `value`, or
-/// the op in front of which a later recomputation's chain reads `value`).
+/// chain closed under the rule above, `before` after the value's definition)
+/// and that every copy it makes is read: by `before`, by a later chain, by a
+/// later op before another copy of the value takes over, or as an output.
 /// Returns an empty string when valid, else a description of the problem.
 std::string verifyPlan(const Program &program, const Plan &plan);
+
+/// verifyPlan without the check that every copy is read, which costs a
+/// materialization: what the solvers' inner loops test before they evaluate
+/// a candidate (evaluatePlan then drops unread copies).
+std::string verifyPlanShape(const Program &program, const Plan &plan);
+
+/// Removes the recomputations whose copy nothing reads (search moves leave
+/// them behind when a longer chain later absorbs their reader). Removing a
+/// copy nobody reads only removes work and bytes: the peak never rises.
+void dropUnreadRecomputes(const Program &program, Plan &plan);
 
 } // namespace remat
 

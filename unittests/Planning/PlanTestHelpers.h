@@ -1,0 +1,53 @@
+//===- PlanTestHelpers.h - Building steps and reading plans in tests -*- C++ -*-//
+//
+// What the plan-rewriting tests share: a one-result op builder, a plan
+// printed as text for readable failures, and the peak and FLOPs of a plan.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_UNITTESTS_PLANNING_PLANTESTHELPERS_H
+#define REMAT_UNITTESTS_PLANNING_PLANTESTHELPERS_H
+
+#include "remat/Planning/MemoryProfile.h"
+#include "remat/Planning/Plan.h"
+
+#include <string>
+
+namespace remat {
+
+/// Adds a recomputable one-result op; returns its result.
+inline ValueId addOp(Program &program, std::vector<ValueId> operands,
+                     uint64_t bytes, uint64_t flops, const char *name) {
+  OpId op = program.addOp(std::move(operands), {bytes}, flops, true, name);
+  return program.ops[op].results[0];
+}
+
+/// "{value @before: chain ops}" per recomputation.
+inline std::string describe(const Plan &plan) {
+  std::string text;
+  for (const Recompute &recompute : plan.recomputes) {
+    text += "{" + std::to_string(recompute.value) + " @" +
+            std::to_string(recompute.before) + ":";
+    for (OpId op : recompute.chain)
+      text += " " + std::to_string(op);
+    text += "}";
+  }
+  return text;
+}
+
+inline uint64_t peakOf(const Program &program, const Plan &plan,
+                       bool countInputs = false) {
+  return computeMemoryProfile(materialize(program, plan), countInputs)
+      .peakBytes;
+}
+
+inline uint64_t flopsOf(const Program &program, const Plan &plan) {
+  uint64_t flops = 0;
+  for (const OpInfo &op : materialize(program, plan).ops)
+    flops += op.flops;
+  return flops;
+}
+
+} // namespace remat
+
+#endif // REMAT_UNITTESTS_PLANNING_PLANTESTHELPERS_H
