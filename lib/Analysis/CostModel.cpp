@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -50,6 +51,11 @@ bool remat::isRecomputable(Operation *op) {
   if (isa<CallOpInterface>(op) || op->hasTrait<OpTrait::IsTerminator>())
     return false;
   if (isa<BackwardOp, BarrierOp, RecomputeOp, CheckpointOp>(op))
+    return false;
+  // A constant of no buffer (a tosa.const_shape) costs nothing to keep, and
+  // its readers need it from the constant op itself, not from a region.
+  if (op->hasTrait<OpTrait::ConstantLike>() &&
+      llvm::none_of(op->getResultTypes(), llvm::IsaPred<ShapedType>))
     return false;
   return isMemoryEffectFree(op);
 }

@@ -168,15 +168,18 @@ static uint64_t inlinedCallScratchBytes(func::FuncOp callee);
 /// Bytes the lowering (tosa-to-linalg-named, one-shot bufferization)
 /// allocates for `op` beyond its results and frees right after it: the
 /// padded copy of a convolution's or a pooling's input (tensor.pad), a
-/// pooling's window tensor, an average pooling's accumulator; the buffers
-/// of a called function (inlined).
+/// depthwise convolution's and an average pooling's accumulator, a
+/// pooling's window tensor; the buffers of a called function (inlined).
 static uint64_t scratchBytesOf(Operation *op) {
   if (auto conv = dyn_cast<tosa::Conv2DOp>(op))
     return paddedBytes(conv.getInput(), conv.getPad());
   if (auto conv = dyn_cast<tosa::Conv3DOp>(op))
     return paddedBytes(conv.getInput(), conv.getPad());
+  // A depthwise convolution accumulates into [N,OH,OW,C,M] and then adds
+  // the bias into the result: an accumulator of the result's bytes.
   if (auto conv = dyn_cast<tosa::DepthwiseConv2DOp>(op))
-    return paddedBytes(conv.getInput(), conv.getPad());
+    return paddedBytes(conv.getInput(), conv.getPad()) +
+           bytesOfType(conv.getType()).value_or(0);
   auto windowBytes = [](Value input, ArrayRef<int64_t> kernel) {
     auto type = cast<RankedTensorType>(input.getType());
     return bytesOfShape(type, kernel);

@@ -33,7 +33,8 @@ std::optional<uint64_t> getFlops(mlir::Operation *op);
 
 /// Whether the planner may execute `op` a second time: it has results, no
 /// memory effects (MemoryEffectOpInterface, recursively), is not a call, is
-/// not marked `remat.never`, and is not one of the structural remat ops.
+/// not marked `remat.never`, is not one of the structural remat ops, and is
+/// not a constant without a tensor or memref result (a tosa.const_shape).
 bool isRecomputable(mlir::Operation *op);
 
 /// Attaches CostOpInterface external models to the tosa, linalg, arith, math
