@@ -218,8 +218,9 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
       outcome->result =
           createSolver(solver)->solve(outcome->graph.program, options);
     }
-    if (outcome->arenaBudget && options.budgetBytes)
-      fitPlanToArena(*outcome, options);
+    if (!reorder && outcome->arenaBudget && options.budgetBytes)
+      keepArenaFit(*outcome, fitToArena(outcome->graph.program,
+                                        std::move(outcome->result), options));
     outcome->solveMs = std::chrono::duration<double, std::milli>(
                            std::chrono::steady_clock::now() - start)
                            .count();
@@ -278,8 +279,12 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     choice.givenPeakBytes = choice.scheduledPeakBytes =
         outcome.before.peakBytes;
     std::vector<OpId> order = scheduleForMemory(given, countInputs);
+    bool arena = outcome.arenaBudget && options.budgetBytes;
     if (isIdentityOrder(order)) {
       outcome.result = createSolver(solver)->solve(given, options);
+      if (arena)
+        keepArenaFit(outcome,
+                     fitToArena(given, std::move(outcome.result), options));
       return success();
     }
     Program scheduled = remat::reorder(given, order);
@@ -296,8 +301,24 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     // a moment rather than none.
     options.timeLimitSeconds = std::max(timeLimit - spent, timeLimit / 100);
     SolverResult asGiven = createSolver(solver)->solve(given, options);
-    if (isBetterResult(asGiven, inSchedule, options)) {
-      outcome.result = std::move(asGiven);
+    // Under an arena budget each order is fitted to the arena first: the
+    // choice is between the plans the step would get.
+    std::optional<ArenaBudgetResult> givenFit, scheduledFit;
+    bool keepGiven;
+    if (arena) {
+      givenFit = fitToArena(given, std::move(asGiven), options);
+      scheduledFit = fitToArena(scheduled, std::move(inSchedule), options);
+      keepGiven = betterArenaFit(*givenFit, *scheduledFit);
+      asGiven = givenFit->result;
+      inSchedule = scheduledFit->result;
+    } else {
+      keepGiven = isBetterResult(asGiven, inSchedule, options);
+    }
+    if (keepGiven) {
+      if (givenFit)
+        keepArenaFit(outcome, std::move(*givenFit));
+      else
+        outcome.result = std::move(asGiven);
       choice.other = std::move(inSchedule);
       return success();
     }
@@ -319,28 +340,49 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
            "the reordered IR must be the scheduled program");
     choice.scheduled = true;
     choice.other = std::move(asGiven);
-    outcome.result = std::move(inSchedule);
+    if (scheduledFit) {
+      scheduledFit->result.plan = std::move(inSchedule.plan);
+      keepArenaFit(outcome, std::move(*scheduledFit));
+    } else {
+      outcome.result = std::move(inSchedule);
+    }
     return success();
   }
 
-  /// The budget bounds the placed arena: re-plans the kept order against
-  /// lower live targets until the plan's arena fits (ArenaBudget.h). Each
-  /// plan gets the full time limit.
-  void fitPlanToArena(PlanOutcome &outcome, const SolverOptions &options) {
+  /// The budget bounds the placed arena: re-plans `program` against lower
+  /// live targets until the plan's arena fits (ArenaBudget.h). Each plan
+  /// gets the full time limit.
+  ArenaBudgetResult fitToArena(const Program &program, SolverResult first,
+                               const SolverOptions &options) {
     ArenaBudgetOptions arena;
     arena.arenaBudget = *options.budgetBytes;
     arena.alignment = arenaAlignment;
     arena.countInputs = countInputs;
-    const Program &program = outcome.graph.program;
-    ArenaBudgetResult fitted = fitArenaBudget(
-        program, arena, std::move(outcome.result), [&](uint64_t liveTarget) {
+    return fitArenaBudget(
+        program, arena, std::move(first), [&](uint64_t liveTarget) {
           SolverOptions lower = options;
           lower.budgetBytes = liveTarget;
           return createSolver(solver)->solve(program, lower);
         });
+  }
+
+  static void keepArenaFit(PlanOutcome &outcome, ArenaBudgetResult fitted) {
     outcome.result = std::move(fitted.result);
     outcome.liveTargetBytes = fitted.liveTarget;
     outcome.plans = fitted.plans;
+  }
+
+  /// The solvers' rule in arena bytes: fitting first, then the fewest extra
+  /// FLOPs; without a fit, the smaller arena.
+  static bool betterArenaFit(const ArenaBudgetResult &a,
+                             const ArenaBudgetResult &b) {
+    if (a.fits != b.fits)
+      return a.fits;
+    if (!a.fits && a.arenaBytes != b.arenaBytes)
+      return a.arenaBytes < b.arenaBytes;
+    if (a.result.extraFlops != b.result.extraFlops)
+      return a.result.extraFlops < b.result.extraFlops;
+    return a.arenaBytes < b.arenaBytes;
   }
 
   template <typename OpTy>

@@ -80,17 +80,20 @@ void remat::printSummary(llvm::raw_ostream &os, const PlanOutcome &outcome) {
     os << "  note     " << outcome.result.note << "\n";
 
   // Each recomputed value once, with how often it is recomputed.
-  llvm::DenseMap<ValueId, unsigned> times;
+  llvm::DenseMap<ValueId, unsigned> times, firstSeen;
   std::vector<ValueId> order;
   for (const Recompute &r : outcome.result.plan.recomputes)
-    if (times[r.value]++ == 0)
+    if (times[r.value]++ == 0) {
+      firstSeen[r.value] = order.size();
       order.push_back(r.value);
+    }
   os << "  recompute " << order.size() << " value(s)"
      << (order.empty() ? "\n" : ":\n");
   // The largest first; the report lists them all.
   constexpr size_t kListed = 8;
-  llvm::stable_sort(order, [&](ValueId a, ValueId b) {
-    return program.values[a].bytes > program.values[b].bytes;
+  llvm::sort(order, [&](ValueId a, ValueId b) {
+    uint64_t x = program.values[a].bytes, y = program.values[b].bytes;
+    return x != y ? x > y : firstSeen[a] < firstSeen[b];
   });
   for (ValueId value : llvm::ArrayRef(order).take_front(kListed)) {
     const ValueInfo &info = program.values[value];

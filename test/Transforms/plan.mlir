@@ -4,11 +4,12 @@
 
 // A broadcast (tosa.tile) used early and by a late concat. Peak 64 KiB while
 // the forward pass runs; without the broadcast kept, 48 KiB. A budget in
-// between recomputes the tile (op #1, value #3, with its constant shape op #0)
-// right before the concat (op #8); a budget above the peak leaves the graph alone.
+// between recomputes the tile (op #1, value #3; its constant shape op #0 is
+// never recomputed) right before the concat (op #8); a budget above the peak
+// leaves the graph alone.
 // CHECK-LABEL: remat.graph @broadcast_concat
 // CHECK-SAME:    remat.plan = {count_inputs = false, ops = 9 : i64, peak = 49152 : i64,
-// CHECK-SAME:    recompute = [{before = 8 : i64, chain = array<i64: 0, 1>, value = 3 : i64}]
+// CHECK-SAME:    recompute = [{before = 8 : i64, chain = array<i64: 1>, value = 3 : i64}]
 // LOOSE-LABEL: remat.graph @broadcast_concat
 // LOOSE-NOT:     remat.plan
 // LOOSE:         remat.return

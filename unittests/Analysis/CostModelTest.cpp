@@ -329,7 +329,23 @@ TEST_F(CostModelTest, SideEffectsAreNotRecomputable) {
     })mlir";
   EXPECT_FALSE(recomputable(ir, "memref.alloc"));
   EXPECT_FALSE(recomputable(ir, "memref.store"));
-  EXPECT_TRUE(recomputable(ir, "arith.constant"));
+}
+
+TEST_F(CostModelTest, ConstantsWithoutBuffersAreNotRecomputable) {
+  // Keeping them costs no bytes, and their readers (a reshape's shape, an
+  // index) need the constant op itself, not a copy out of a region.
+  const char *ir = R"mlir(
+    func.func @f(%x: tensor<4xf32>) -> tensor<2x2xf32> {
+      %i = arith.constant 0 : index
+      %s = tosa.const_shape {values = dense<[2, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+      %c = "tosa.const"() <{values = dense<1.0> : tensor<4xf32>}> : () -> tensor<4xf32>
+      %a = tosa.add %x, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      %r = tosa.reshape %a, %s : (tensor<4xf32>, !tosa.shape<2>) -> tensor<2x2xf32>
+      return %r : tensor<2x2xf32>
+    })mlir";
+  EXPECT_FALSE(recomputable(ir, "arith.constant"));
+  EXPECT_FALSE(recomputable(ir, "tosa.const_shape"));
+  EXPECT_TRUE(recomputable(ir, "tosa.const"));
 }
 
 TEST_F(CostModelTest, StructuralRematOpsAreNotRecomputable) {
