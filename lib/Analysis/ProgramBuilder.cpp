@@ -5,6 +5,7 @@
 #include "remat/Analysis/CostModel.h"
 #include "remat/Dialect/Remat/RematOps.h"
 #include "remat/Support/Budget.h"
+#include "remat/Tosa/WindowKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -167,12 +168,15 @@ static uint64_t inlinedCallScratchBytes(func::FuncOp callee);
 
 /// Bytes the lowering (tosa-to-linalg-named, one-shot bufferization)
 /// allocates for `op` beyond its results and frees right after it: the
-/// padded copy of a convolution's or a pooling's input (tensor.pad), a
+/// padded copy of a convolution's (unless it is read in place,
+/// WindowKernels.h) or a pooling's input (tensor.pad), a
 /// depthwise convolution's and an average pooling's accumulator, a
 /// pooling's window tensor; the buffers of a called function (inlined).
 static uint64_t scratchBytesOf(Operation *op) {
   if (auto conv = dyn_cast<tosa::Conv2DOp>(op))
-    return paddedBytes(conv.getInput(), conv.getPad());
+    return lowersWithoutPaddedCopy(conv)
+               ? 0
+               : paddedBytes(conv.getInput(), conv.getPad());
   if (auto conv = dyn_cast<tosa::Conv3DOp>(op))
     return paddedBytes(conv.getInput(), conv.getPad());
   // A depthwise convolution accumulates into [N,OH,OW,C,M] and then adds

@@ -1,29 +1,28 @@
 //===- TosaWindowGradients.cpp - Derivatives of convolutions and pools ----===//
 //
 // conv2d (NHWC input x, OHWI weight w, stride s, dilation d, padding
-// t/b/l/r; TOSA guarantees that (H-1+t+b-(KH-1)d) divides by s):
+// t/b/l/r): the input and weight adjoints are single contractions
+// (WindowKernels.h) that read x and g in place, padding included, and
+// the weight in the layout it is stored in; db = sum_{n,y,x} g.
 //
-//   dw[o,kh,kw,c] = sum_{n,y,x} g[n,y,x,o] xpad[n, y*s+kh*d, x*s+kw*d, c]
-//     = conv2d(x^T, g^T) with stride d and dilation s, transposed back,
-//       where x^T = transpose(x, [3,1,2,0]) (batch c, channels n) and
-//       g^T = transpose(g, [3,1,2,0]) (an O x OH x OW x N kernel);
-//   dx = conv2d(dilate(g, s), w') with dilation d and padding
-//       ((KH-1)d - t, (KH-1)d - b, ...), w' = transpose(reverse(w, 1, 2),
-//       [3,1,2,0]); negative padding crops dilate(g, s) instead;
-//   db = sum_{n,y,x} g.
+// depthwise_conv2d's input adjoint is a stride-1 convolution of the
+// stride-dilated adjoint with the flipped kernel (negative padding crops).
 //
-// Pools: with Q = OH + (K-1)d/s rows of s, the padded input seen as
-// [N, Q, s, Q', s', C] holds the element window (y, x) reads at offset
-// (kh, kw) in row (y + kh*d/s, kh*d%s) and column (x + kw*d/s, kw*d%s)
-// (d: dilation, 1 for pools). A slice per
-// offset gathers what the windows read; a pad per offset scatters their
-// adjoint back. max_pool2d passes the adjoint to the elements equal to the
-// window's maximum (every one of them on ties); avg_pool2d divides it by
-// the window's count of non-padding elements, as TOSA averages.
+// Pools: the input adjoint is one kernel (WindowKernels.h) that gathers,
+// for each input element, the adjoint of every window reading it: a max
+// pool's goes to the elements equal to the window's maximum (every one of
+// them on ties); an average pool's is divided by the window's count of
+// non-padding elements, as TOSA averages.
+//
+// depthwise_conv2d's weight adjoint: with Q = OH + (K-1)d/s rows of s, the
+// padded input seen as [N, Q, s, Q', s', C] holds the element window (y, x)
+// reads at offset (kh, kw) in row (y + kh*d/s, kh*d%s) and column
+// (x + kw*d/s, kw*d%s); a slice per offset gathers what the windows read.
 //
 //===----------------------------------------------------------------------===//
 
 #include "remat/Autodiff/GradientRules.h"
+#include "remat/Tosa/WindowKernels.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -102,31 +101,16 @@ LogicalResult conv2dRule(GradientRequest &r) {
   TosaBuilder &tb = r.tosa;
   auto conv = cast<tosa::Conv2DOp>(r.op);
   Value x = conv.getInput(), w = conv.getWeight(), g = r.grad();
-  ArrayRef<int64_t> xs = shapeOf(x), ws = shapeOf(w), gs = shapeOf(g);
+  ArrayRef<int64_t> xs = shapeOf(x), ws = shapeOf(w);
   Window2d fwd = windowOf(conv.getPad(), conv.getStride(), conv.getDilation(),
                           ws[1], ws[2]);
 
-  if (r.needed[0]) {
-    auto [z, bwd] = inputGradientWindow(tb, g, fwd);
-    Value flipped = tb.transpose(flipKernel(tb, w, 1, 2), {3, 1, 2, 0});
-    Value dx = tb.conv2d(z, flipped, tb.splat({xs[3]}, 0.0), bwd);
-    if (shapeOf(dx) != xs)
-      return r.op->emitError("conv2d input gradient has shape mismatch");
-    r.set(0, dx);
-  }
-  if (r.needed[1]) {
-    Value xt = tb.transpose(x, {3, 1, 2, 0});
-    Value gt = tb.transpose(g, {3, 1, 2, 0});
-    Window2d bwd;
-    bwd.pad = fwd.pad;
-    bwd.stride = fwd.dilation;
-    bwd.dilation = fwd.stride;
-    Value dwt = tb.conv2d(xt, gt, tb.splat({gs[3]}, 0.0), bwd);
-    Value dw = tb.transpose(dwt, {3, 1, 2, 0});
-    if (shapeOf(dw) != ws)
-      return r.op->emitError("conv2d weight gradient has shape mismatch");
-    r.set(1, dw);
-  }
+  if (r.needed[0])
+    r.set(0, buildConvolutionInputAdjoint(tb.builder(), tb.getLoc(), g,
+                                          StoredKernel::of(w), xs, fwd));
+  if (r.needed[1])
+    r.set(1, buildConvolutionWeightAdjoint(tb.builder(), tb.getLoc(), x, g,
+                                           {ws[1], ws[2]}, fwd));
   if (r.needed[2]) {
     Value db = tb.reduceSum(tb.reduceSum(tb.reduceSum(g, 0), 1), 2);
     r.set(2, tb.reshape(db, shapeOf(conv.getBias())));
@@ -134,7 +118,7 @@ LogicalResult conv2dRule(GradientRequest &r) {
   return success();
 }
 
-/// The geometry shared by the pool rules and the depthwise weight rule.
+/// The geometry of the depthwise weight rule.
 struct WindowGrid {
   int64_t n, h, w, c, oh, ow, kh, kw, sh, sw, dh, dw, top, left, qh, qw;
 
@@ -168,39 +152,21 @@ struct WindowGrid {
     Value s = tb.slice(grid, start(i, j), {n, oh, 1, ow, 1, c});
     return tb.reshape(s, {n, oh, ow, c});
   }
-
-  /// Scatters [N, OH, OW, C] to offset (i, j) of the grid and adds it to
-  /// `acc`.
-  Value scatterAdd(TosaBuilder &tb, Value acc, Value v, int64_t i,
-                   int64_t j) const {
-    SmallVector<int64_t> lo = start(i, j);
-    SmallVector<int64_t> hi = {0, qh - oh - lo[1], sh - 1 - lo[2],
-                               qw - ow - lo[3], sw - 1 - lo[4], 0};
-    Value placed = tb.pad(tb.reshape(v, {n, oh, 1, ow, 1, c}), lo, hi);
-    return acc ? tb.add(acc, placed) : placed;
-  }
-
-  /// The grid back to the unpadded input.
-  Value ungrid(TosaBuilder &tb, Value acc) const {
-    Value v = tb.reshape(acc, {n, qh * sh, qw * sw, c});
-    return tb.slice(v, {0, top, left, 0}, {n, h, w, c});
-  }
 };
+
+Window2d poolWindow(ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+                    ArrayRef<int64_t> pad) {
+  return windowOf(pad, stride, {1, 1}, kernel[0], kernel[1]);
+}
 
 LogicalResult maxPoolRule(GradientRequest &r) {
   TosaBuilder &tb = r.tosa;
   auto pool = cast<tosa::MaxPool2dOp>(r.op);
-  Value x = pool.getInput(), y = pool.getResult(), g = r.grad();
-  WindowGrid grid(x, y, pool.getKernel(), pool.getStride(), pool.getPad());
-  Value cells = grid.gridOf(tb, x, -std::numeric_limits<float>::infinity());
-  Value zero = tb.scalarLike(g, 0.0);
-  Value acc;
-  for (int64_t i = 0; i < grid.kh; ++i)
-    for (int64_t j = 0; j < grid.kw; ++j) {
-      Value isMax = tb.equal(grid.gather(tb, cells, i, j), y);
-      acc = grid.scatterAdd(tb, acc, tb.select(isMax, g, zero), i, j);
-    }
-  r.set(0, grid.ungrid(tb, acc));
+  Value x = pool.getInput();
+  r.set(0, buildPoolInputAdjoint(
+               tb.builder(), tb.getLoc(), r.grad(),
+               MaxPoolOperands{x, pool.getResult()}, shapeOf(x),
+               poolWindow(pool.getKernel(), pool.getStride(), pool.getPad())));
   return success();
 }
 
@@ -208,29 +174,24 @@ LogicalResult avgPoolRule(GradientRequest &r) {
   TosaBuilder &tb = r.tosa;
   auto pool = cast<tosa::AvgPool2dOp>(r.op);
   Value x = pool.getInput(), g = r.grad();
-  WindowGrid grid(x, pool.getResult(), pool.getKernel(), pool.getStride(),
-                pool.getPad());
+  Window2d win = poolWindow(pool.getKernel(), pool.getStride(), pool.getPad());
+  ArrayRef<int64_t> xs = shapeOf(x), ys = shapeOf(g);
   // 1 / (non-padding elements of each window), a compile-time constant.
   SmallVector<float> inverse;
-  for (int64_t oy = 0; oy < grid.oh; ++oy)
-    for (int64_t ox = 0; ox < grid.ow; ++ox) {
-      auto count = [](int64_t o, int64_t s, int64_t pad, int64_t k,
-                      int64_t size) {
-        int64_t begin = o * s - pad;
-        return std::min(begin + k, size) - std::max<int64_t>(begin, 0);
+  for (int64_t oy = 0; oy < ys[1]; ++oy)
+    for (int64_t ox = 0; ox < ys[2]; ++ox) {
+      auto count = [&](int d, int64_t o, int64_t size) {
+        int64_t begin = o * win.stride[d] - win.pad[2 * d];
+        return std::min(begin + win.kernel[d], size) -
+               std::max<int64_t>(begin, 0);
       };
-      int64_t cy = count(oy, grid.sh, grid.top, grid.kh, grid.h);
-      int64_t cx = count(ox, grid.sw, grid.left, grid.kw, grid.w);
-      inverse.push_back(1.0f / static_cast<float>(cy * cx));
+      inverse.push_back(
+          1.0f / static_cast<float>(count(0, oy, xs[1]) * count(1, ox, xs[2])));
     }
   Value scale = tb.constant(DenseElementsAttr::get(
-      tb.type({1, grid.oh, grid.ow, 1}), ArrayRef<float>(inverse)));
-  Value share = tb.mul(g, scale);
-  Value acc;
-  for (int64_t i = 0; i < grid.kh; ++i)
-    for (int64_t j = 0; j < grid.kw; ++j)
-      acc = grid.scatterAdd(tb, acc, share, i, j);
-  r.set(0, grid.ungrid(tb, acc));
+      tb.type({1, ys[1], ys[2], 1}), ArrayRef<float>(inverse)));
+  r.set(0, buildPoolInputAdjoint(tb.builder(), tb.getLoc(), tb.mul(g, scale),
+                                 std::nullopt, xs, win));
   return success();
 }
 

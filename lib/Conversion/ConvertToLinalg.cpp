@@ -1,6 +1,7 @@
 //===- ConvertToLinalg.cpp - TOSA and elementwise ops to linalg -----------===//
 
 #include "remat/Conversion/Passes.h"
+#include "remat/Tosa/WindowKernels.h"
 
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
@@ -78,6 +79,34 @@ struct ElementwiseToGeneric final : RewritePattern {
   }
 };
 
+/// A padded float convolution reads its input through bounds checks
+/// (buildConvolution) instead of upstream's tensor.pad of the whole input:
+/// no input-sized copy per convolution.
+struct PaddedConvolutionInPlace final : OpRewritePattern<tosa::Conv2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tosa::Conv2DOp conv,
+                                PatternRewriter &rewriter) const override {
+    if (!remat::lowersWithoutPaddedCopy(conv))
+      return rewriter.notifyMatchFailure(conv, "unpadded, quantized or mixed");
+    // TOSA allows a one-element bias for every output channel.
+    Value bias = conv.getBias();
+    int64_t channels = remat::shapeOf(conv.getWeight())[0];
+    if (remat::shapeOf(bias)[0] != channels)
+      return rewriter.notifyMatchFailure(conv, "broadcast bias");
+    remat::Window2d window;
+    window.stride = {conv.getStride()[0], conv.getStride()[1]};
+    window.dilation = {conv.getDilation()[0], conv.getDilation()[1]};
+    for (int i = 0; i < 4; ++i)
+      window.pad[i] = conv.getPad()[i];
+    Value y = remat::buildConvolution(rewriter, conv.getLoc(), conv.getInput(),
+                                      remat::StoredKernel{conv.getWeight()},
+                                      bias, window);
+    rewriter.replaceOp(conv, y);
+    return success();
+  }
+};
+
 struct ConvertToLinalgPass final
     : remat::impl::ConvertToLinalgPassBase<ConvertToLinalgPass> {
   void runOnOperation() override {
@@ -91,6 +120,7 @@ struct ConvertToLinalgPass final
     tosa::populateTosaToTensorConversionPatterns(converter, &patterns);
     tosa::populateTosaToArithConversionPatterns(&patterns);
     patterns.add<ElementwiseToGeneric>(context);
+    patterns.add<PaddedConvolutionInPlace>(context, /*benefit=*/2);
 
     ConversionTarget target(*context);
     target.addIllegalDialect<tosa::TosaDialect>();

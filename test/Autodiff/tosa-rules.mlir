@@ -27,17 +27,21 @@ func.func @broadcast(%a: tensor<2x3xf32>, %b: tensor<1x3xf32>) -> tensor<2x3xf32
 
 // -----
 
-// conv2d: the input gradient convolves the adjoint, dilated by the stride,
-// with the flipped weight; the weight gradient convolves the transposed
-// input with the transposed adjoint (stride and dilation swapped).
+// conv2d: each adjoint is one contraction that reads the padded operand in
+// place through bounds checks (the adjoint g for the input's, the input x for
+// the weight's) and the weight as stored: no pad, transpose or flip copy.
 // CHECK-LABEL: remat.graph @conv(
 // CHECK:         remat.backward
-// CHECK:         tosa.pad {{.*}} -> tensor<1x3x2x3x2x4xf32>
-// CHECK:         tosa.reverse %{{.+}} {axis = 1 : i32}
-// CHECK:         tosa.reverse %{{.+}} {axis = 2 : i32}
-// CHECK:         tosa.conv2d {{.*}}dilation = array<i64: 1, 1>, pad = array<i64: 1, 2, 1, 2>, stride = array<i64: 1, 1>{{.*}} -> tensor<1x6x6x2xf32>
-// CHECK:         tosa.conv2d {{.*}}dilation = array<i64: 2, 2>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 1, 1>{{.*}} -> tensor<2x3x3x4xf32>
-// CHECK:         tosa.transpose {{.*}} {perms = array<i32: 3, 1, 2, 0>} : (tensor<2x3x3x4xf32>) -> tensor<4x3x3x2xf32>
+// CHECK-NOT:     tosa.pad
+// CHECK-NOT:     tosa.transpose
+// CHECK-NOT:     tosa.reverse
+// CHECK:         linalg.generic {{.*}} ins(%arg1 : tensor<4x3x3x2xf32>) outs(%{{.+}} : tensor<1x6x6x2xf32>) attrs = {remat.flops = 5184 : i64}
+// CHECK:           arith.remui
+// CHECK:           tensor.extract %[[G:.+]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] : tensor<1x3x3x4xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[G]] : tensor<1x3x3x4xf32>) outs(%{{.+}} : tensor<4x3x3x2xf32>) attrs = {remat.flops = 1296 : i64}
+// CHECK:           tensor.extract %arg0[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] : tensor<1x6x6x2xf32>
+// CHECK-NOT:     tosa.transpose
+// CHECK:         remat.return
 func.func @conv(%x: tensor<1x6x6x2xf32>, %w: tensor<4x3x3x2xf32>, %b: tensor<4xf32>) -> tensor<1x3x3x4xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>} : (tensor<1x6x6x2xf32>, tensor<4x3x3x2xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x4xf32>
@@ -46,15 +50,20 @@ func.func @conv(%x: tensor<1x6x6x2xf32>, %w: tensor<4x3x3x2xf32>, %b: tensor<4xf
 
 // -----
 
-// max_pool2d: per window offset, a slice of the padded input seen as
-// [N, Q, s, Q', s', C], a comparison with the maximum, and a pad that
-// scatters the adjoint back.
+// max_pool2d: one kernel gathers, for each input element, the adjoint of
+// every window whose maximum it equals; the window sizes come from an unread
+// [KH, KW] operand, the result and the adjoint are read in place.
 // CHECK-LABEL: remat.graph @maxpool(
 // CHECK:         remat.backward
-// CHECK:         tosa.pad {{.*}} -> tensor<1x8x8x1xf32>
-// CHECK:         tosa.reshape {{.*}} -> tensor<1x4x2x4x2x1xf32>
-// CHECK-COUNT-9: tosa.equal
-// CHECK:         tosa.slice {{.*}} -> tensor<1x5x5x1xf32>
+// CHECK-NOT:     tosa.pad
+// CHECK:         %[[TAPS:.+]] = tensor.empty() : tensor<3x3xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[TAPS]], %arg0 : tensor<3x3xf32>, tensor<1x5x5x1xf32>) outs(%{{.+}} : tensor<1x5x5x1xf32>) attrs = {remat.flops = 225 : i64}
+// CHECK:           %[[G:.+]] = tensor.extract %{{.+}} : tensor<1x3x3x1xf32>
+// CHECK:           %[[Y:.+]] = tensor.extract %{{.+}} : tensor<1x3x3x1xf32>
+// CHECK:           %[[MAX:.+]] = arith.cmpf oeq, %in_0, %[[Y]] : f32
+// CHECK:           arith.andi %{{.+}}, %[[MAX]] : i1
+// CHECK-NOT:     tosa.pad
+// CHECK:         remat.return
 func.func @maxpool(%x: tensor<1x5x5x1xf32>) -> tensor<1x3x3x1xf32> {
   %0 = tosa.max_pool2d %x {kernel = array<i64: 3, 3>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>} : (tensor<1x5x5x1xf32>) -> tensor<1x3x3x1xf32>
   return %0 : tensor<1x3x3x1xf32>

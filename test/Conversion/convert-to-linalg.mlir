@@ -68,3 +68,32 @@ func.func @scalars(%x: f32) -> f32 {
   %s = arith.addf %x, %x : f32
   return %s : f32
 }
+
+// -----
+
+// A padded f32 convolution reads its input through bounds checks: no
+// tensor.pad of the input; the bias broadcast is the accumulator's start.
+// CHECK-LABEL: func.func @padded_conv(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x5x5x3xf32>, %[[W:[^:]+]]: tensor<4x3x3x3xf32>, %[[B:[^:]+]]: tensor<4xf32>
+// CHECK-NOT: tensor.pad
+// CHECK: %[[INIT:.+]] = linalg.generic {{.*}} ins(%[[B]] : tensor<4xf32>) outs(%{{.+}} : tensor<2x3x3x4xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[W]] : tensor<4x3x3x3xf32>) outs(%[[INIT]] : tensor<2x3x3x4xf32>) attrs = {remat.flops = 3888 : i64}
+// CHECK: tensor.extract %[[X]]
+// CHECK-NOT: tensor.pad
+func.func @padded_conv(%x: tensor<2x5x5x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<2x3x3x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>} : (tensor<2x5x5x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x3x3x4xf32>
+  return %0 : tensor<2x3x3x4xf32>
+}
+
+// -----
+
+// Without padding the convolution keeps upstream's named op.
+// CHECK-LABEL: func.func @unpadded_conv(
+// CHECK-NOT: tensor.extract
+// CHECK: linalg.conv_2d_nhwc_fhwc
+func.func @unpadded_conv(%x: tensor<1x5x5x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x3x3x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x5x5x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x4xf32>
+  return %0 : tensor<1x3x3x4xf32>
+}
