@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Real CNNs at batch 16 (224x224, fp32): parameters, peaks and FLOPs.
+
+For each model: import with `remat-translate --import-onnx --onnx-batch=16`,
+differentiate (`remat-autodiff`, sum loss; once more with `optimizer=sgd`),
+plan at `budget=min` (`remat-plan="budget=min reorder best-effort"`, the live
+peak of the memory model, inputs not counted) and report the parameter
+bytes, the joint step's op count, the unrematerialized peak, the `min` peak
+and its extra FLOPs, and the targets of the lean-training-steps work:
+`min` <= max(1.25 x parameters, 0.5 x unrematerialized) without the
+optimizer, `min` below the parameter bytes with sgd in the step.
+
+Models: the shared ONNX models (../shared/models/onnx) and, when Debian's
+python3-torchvision is installed, torchvision's alexnet, googlenet and
+shufflenet_v2_x1_0 exported to ONNX (opset 13, random weights) at run time.
+
+    python3 bench/cnn-batch16.py [--bin build/bin] [--models DIR]
+
+Writes bench/results/cnn-batch16.md.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+from results_page import ROOT, machine_stamp, write_page
+
+MIB = 1 << 20
+TORCHVISION = ["alexnet", "googlenet", "shufflenet_v2_x1_0"]
+EXPORT = r"""
+import sys, torch, torchvision
+name, path = sys.argv[1], sys.argv[2]
+kw = dict(aux_logits=False, init_weights=False) if name == "googlenet" else {}
+model = getattr(torchvision.models, name)(weights=None, **kw).eval()
+torch.onnx.export(model, torch.randn(1, 3, 224, 224), path, opset_version=13,
+                  input_names=["input"], output_names=["output"])
+"""
+
+
+def export_torchvision(workdir):
+    """torchvision models as ONNX files, or [] without torchvision."""
+    python = "/usr/bin/python3"
+    paths = []
+    for name in TORCHVISION:
+        path = os.path.join(workdir, name + ".onnx")
+        done = subprocess.run([python, "-c", EXPORT, name, path],
+                              capture_output=True)
+        if done.returncode != 0:
+            print("  %s: not exported (%s)" % (
+                name, done.stderr.decode().strip().splitlines()[-1:]),
+                file=sys.stderr)
+            continue
+        paths.append(path)
+    return paths
+
+
+def parameter_bytes(imported):
+    """Bytes of the graph's arguments but the first (the batch)."""
+    signature = re.search(r"remat\.graph @\w+\((.*?)\) ->", imported, re.S)
+    total = 0
+    for i, shape in enumerate(re.findall(r"tensor<([0-9x]+)xf32>",
+                                         signature.group(1))):
+        if i == 0:
+            continue
+        count = 1
+        for d in shape.split("x"):
+            count *= int(d)
+        total += 4 * count
+    return total
+
+
+def plan(bin_dir, imported, autodiff, workdir):
+    step = os.path.join(workdir, "step.mlir")
+    report = os.path.join(workdir, "report.json")
+    subprocess.run([os.path.join(bin_dir, "remat-opt"),
+                    "--remat-autodiff=" + autodiff, "-o", step],
+                   input=imported.encode(), check=True)
+    subprocess.run([os.path.join(bin_dir, "remat-opt"), step,
+                    "--remat-plan=budget=min reorder best-effort report=" +
+                    report, "-o", os.devnull],
+                   check=True, stderr=subprocess.DEVNULL)
+    with open(report) as f:
+        return json.load(f)["graphs"][0]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"))
+    parser.add_argument("--models", default=os.path.join(
+        os.path.dirname(ROOT), "shared", "models", "onnx"))
+    args = parser.parse_args()
+
+    rows = []
+    with tempfile.TemporaryDirectory() as workdir:
+        models = sorted(os.path.join(args.models, f)
+                        for f in os.listdir(args.models)
+                        if f.endswith(".onnx"))
+        models += export_torchvision(workdir)
+        for model in models:
+            name = os.path.splitext(os.path.basename(model))[0]
+            start = time.monotonic()
+            imported = subprocess.run(
+                [os.path.join(args.bin, "remat-translate"), "--import-onnx",
+                 model, "--onnx-batch=16"], capture_output=True)
+            if imported.returncode != 0:
+                print("  %s: import failed: %s" % (
+                    name, imported.stderr.decode().strip()[:200]),
+                    file=sys.stderr)
+                continue
+            text = imported.stdout.decode()
+            params = parameter_bytes(text)
+            plain = plan(args.bin, text, "loss=sum", workdir)
+            sgd = plan(args.bin, text, "loss=sum optimizer=sgd", workdir)
+            target = max(1.25 * params, 0.5 * plain["peak_before_bytes"])
+            rows.append([
+                name, "%.1f" % (params / MIB), "%d" % plain["ops"],
+                "%.1f" % (plain["peak_before_bytes"] / MIB),
+                "%.1f" % (plain["peak_after_bytes"] / MIB),
+                "%.1f%%" % plain["extra_flops_percent"],
+                "%.1f (%s)" % (target / MIB,
+                               "met" if plain["peak_after_bytes"] <= target
+                               else "missed"),
+                "%.1f" % (sgd["peak_before_bytes"] / MIB),
+                "%.1f" % (sgd["peak_after_bytes"] / MIB),
+                "%.1f%%" % sgd["extra_flops_percent"],
+                "met" if sgd["peak_after_bytes"] < params else "missed",
+                "%.0f" % (time.monotonic() - start)])
+            print("  %s done" % name, file=sys.stderr)
+
+    write_page(
+        "cnn-batch16.md", "Real CNNs at batch 16",
+        "Training steps at batch 16, 224x224, fp32 (plan only). Produced by "
+        "`python3 bench/cnn-batch16.py` (%s). Peaks are the memory model's "
+        "live peak (one allocation per buffer), inputs and parameters not "
+        "counted; `min` is `remat-plan=\"budget=min reorder best-effort\"`. "
+        "Target: `min` <= max(1.25 x parameters, 0.5 x unrematerialized) "
+        "without the optimizer; with `optimizer=sgd` (each gradient dies at "
+        "its in-place update), `min` below the parameter bytes. torchvision "
+        "models are exported at run time with random weights." %
+        machine_stamp(),
+        ["model", "params (MiB)", "step ops", "unremat (MiB)", "min (MiB)",
+         "min FLOPs", "target (MiB)", "sgd unremat (MiB)", "sgd min (MiB)",
+         "sgd min FLOPs", "sgd < params", "time (s)"],
+        rows)
+
+
+if __name__ == "__main__":
+    main()
