@@ -60,8 +60,8 @@ def export_torchvision(workdir):
 
 
 def parameter_bytes(imported):
-    """Bytes of the graph's arguments but the first (the batch)."""
-    signature = re.search(r"remat\.graph @\w+\((.*?)\) ->", imported, re.S)
+    """Bytes of the function's arguments but the first (the batch)."""
+    signature = re.search(r"func\.func @\w+\((.*?)\) ->", imported, re.S)
     total = 0
     for i, shape in enumerate(re.findall(r"tensor<([0-9x]+)xf32>",
                                          signature.group(1))):
