@@ -105,12 +105,15 @@ LogicalResult conv2dRule(GradientRequest &r) {
   Window2d fwd = windowOf(conv.getPad(), conv.getStride(), conv.getDilation(),
                           ws[1], ws[2]);
 
-  if (r.needed[0])
-    r.set(0, buildConvolutionInputAdjoint(tb.builder(), tb.getLoc(), g,
-                                          StoredKernel::of(w), xs, fwd));
+  // The weight adjoint first: it is the last reader of x in this rule, so
+  // x (or its recomputed copy) need not stay live while the input adjoint,
+  // an x-sized buffer, is written.
   if (r.needed[1])
     r.set(1, buildConvolutionWeightAdjoint(tb.builder(), tb.getLoc(), x, g,
                                            {ws[1], ws[2]}, fwd));
+  if (r.needed[0])
+    r.set(0, buildConvolutionInputAdjoint(tb.builder(), tb.getLoc(), g,
+                                          StoredKernel::of(w), xs, fwd));
   if (r.needed[2]) {
     Value db = tb.reduceSum(tb.reduceSum(tb.reduceSum(g, 0), 1), 2);
     r.set(2, tb.reshape(db, shapeOf(conv.getBias())));

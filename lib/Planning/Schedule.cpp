@@ -5,6 +5,15 @@
 // breaking ties by original position. Forward ops all run before backward
 // ops (two phases), and `ordered` ops keep their relative order.
 //
+// Greedy choice runs an op whose result outweighs everything it reads as soon
+// as it is the cheapest ready op: a fully connected layer's weight gradient
+// (a small activation and adjoint in, the weight's bytes out) runs in front
+// of the convolutions' backward, whose activation-sized adjoints it then
+// sits through. A second pass sinks such ops, with the views of their
+// results, to just before their first reader (the end of their phase when
+// they only produce step results), keeping each move that lowers the live
+// bytes summed over the program without raising the peak.
+//
 //===----------------------------------------------------------------------===//
 
 #include "remat/Planning/Schedule.h"
@@ -13,6 +22,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cassert>
 #include <numeric>
@@ -157,13 +167,137 @@ std::vector<OpId> ListScheduler::run() {
   return order;
 }
 
+/// Bytes of the buffers `op` creates (views excluded).
+uint64_t createdBytes(const Program &program, OpId op) {
+  uint64_t bytes = 0;
+  for (ValueId result : program.ops[op].results)
+    if (program.values[result].aliasOf == kNone)
+      bytes += program.values[result].bytes;
+  return bytes;
+}
+
+/// Bytes of the distinct buffers `op` reads.
+uint64_t readBytes(const Program &program, OpId op) {
+  llvm::SmallVector<ValueId, 4> roots;
+  uint64_t bytes = 0;
+  for (ValueId operand : program.ops[op].operands) {
+    ValueId root = program.rootOf(operand);
+    if (llvm::is_contained(roots, root))
+      continue;
+    roots.push_back(root);
+    bytes += program.values[root].bytes;
+  }
+  return bytes;
+}
+
+/// Whether every result of `op` is a view (a reshape).
+bool createsOnlyViews(const Program &program, OpId op) {
+  const OpInfo &info = program.ops[op];
+  return !info.results.empty() &&
+         llvm::all_of(info.results, [&](ValueId v) {
+           return program.values[v].aliasOf != kNone;
+         });
+}
+
+struct Footprint {
+  uint64_t peak = 0;
+  /// Live bytes summed over the ops.
+  uint64_t area = 0;
+};
+
+Footprint footprintOf(const Program &program, const std::vector<OpId> &order,
+                      bool countInputs) {
+  MemoryProfile profile =
+      computeMemoryProfile(reorder(program, order), countInputs);
+  Footprint footprint{profile.peakBytes, 0};
+  for (uint64_t live : profile.liveBytes)
+    footprint.area = llvm::SaturatingAdd(footprint.area, live);
+  return footprint;
+}
+
+std::vector<OpId> sinkGrowingOps(const Program &program,
+                                 std::vector<OpId> order, bool countInputs) {
+  size_t numOps = order.size();
+  // Per buffer: the ops that read it or create a view of it.
+  std::vector<llvm::SmallVector<OpId, 2>> readers(program.values.size());
+  for (OpId op = 0; op < numOps; ++op) {
+    for (ValueId operand : program.ops[op].operands)
+      readers[program.rootOf(operand)].push_back(op);
+    for (ValueId result : program.ops[op].results)
+      if (program.rootOf(result) != result)
+        readers[program.rootOf(result)].push_back(op);
+  }
+  std::vector<size_t> position(numOps);
+  auto renumber = [&] {
+    for (size_t i = 0; i < numOps; ++i)
+      position[order[i]] = i;
+  };
+  renumber();
+  // Forward ops fill the positions before the first backward op.
+  size_t forwardEnd = numOps;
+  if (program.backwardBegin != kNone)
+    forwardEnd = llvm::count_if(
+        order, [&](OpId op) { return op < program.backwardBegin; });
+
+  Footprint best = footprintOf(program, order, countInputs);
+  for (size_t i = numOps; i-- > 0;) {
+    OpId op = order[i];
+    const OpInfo &info = program.ops[op];
+    if (info.ordered || createsOnlyViews(program, op) ||
+        createdBytes(program, op) <= readBytes(program, op))
+      continue;
+    // The op moves with the (unordered) views of its results, to just
+    // before the first other reader.
+    llvm::SmallVector<OpId, 4> block = {op};
+    size_t target = i < forwardEnd ? forwardEnd : numOps;
+    for (ValueId result : info.results)
+      for (OpId reader : readers[program.rootOf(result)]) {
+        if (reader == op || llvm::is_contained(block, reader))
+          continue;
+        if (createsOnlyViews(program, reader) && !program.ops[reader].ordered)
+          block.push_back(reader);
+        else
+          target = std::min(target, position[reader]);
+      }
+    for (OpId view : llvm::drop_begin(block))
+      for (ValueId v : program.ops[view].results)
+        for (OpId reader : readers[program.rootOf(v)])
+          if (!llvm::is_contained(block, reader))
+            target = std::min(target, position[reader]);
+    if (target <= i + 1)
+      continue;
+    llvm::sort(block, [&](OpId a, OpId b) { return position[a] < position[b]; });
+    // A view already past the target stays: moving it earlier is no sink.
+    if (position[block.back()] >= target)
+      continue;
+    std::vector<OpId> moved;
+    moved.reserve(numOps);
+    for (size_t p = 0; p < numOps; ++p) {
+      if (p == target)
+        moved.insert(moved.end(), block.begin(), block.end());
+      if (!llvm::is_contained(block, order[p]))
+        moved.push_back(order[p]);
+    }
+    if (target == numOps)
+      moved.insert(moved.end(), block.begin(), block.end());
+    Footprint footprint = footprintOf(program, moved, countInputs);
+    if (footprint.peak > best.peak || footprint.area >= best.area)
+      continue;
+    order = std::move(moved);
+    best = footprint;
+    renumber();
+  }
+  return order;
+}
+
 } // namespace
 
 std::vector<OpId> remat::scheduleForMemory(const Program &program,
                                            bool countInputs) {
   std::vector<OpId> identity(program.ops.size());
   std::iota(identity.begin(), identity.end(), 0);
-  std::vector<OpId> order = ListScheduler(program).run();
+  std::vector<OpId> order =
+      sinkGrowingOps(program, ListScheduler(program).run(), countInputs);
   uint64_t before = computeMemoryProfile(program, countInputs).peakBytes;
   uint64_t after =
       computeMemoryProfile(reorder(program, order), countInputs).peakBytes;

@@ -35,11 +35,12 @@ func.func @broadcast(%a: tensor<2x3xf32>, %b: tensor<1x3xf32>) -> tensor<2x3xf32
 // CHECK-NOT:     tosa.pad
 // CHECK-NOT:     tosa.transpose
 // CHECK-NOT:     tosa.reverse
+// The weight adjoint comes first: it is x's last reader here.
+// CHECK:         linalg.generic {{.*}} ins(%[[G:.+]] : tensor<1x3x3x4xf32>) outs(%{{.+}} : tensor<4x3x3x2xf32>) attrs = {remat.flops = 1296 : i64}
+// CHECK:           tensor.extract %arg0[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] : tensor<1x6x6x2xf32>
 // CHECK:         linalg.generic {{.*}} ins(%arg1 : tensor<4x3x3x2xf32>) outs(%{{.+}} : tensor<1x6x6x2xf32>) attrs = {remat.flops = 5184 : i64}
 // CHECK:           arith.remui
-// CHECK:           tensor.extract %[[G:.+]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] : tensor<1x3x3x4xf32>
-// CHECK:         linalg.generic {{.*}} ins(%[[G]] : tensor<1x3x3x4xf32>) outs(%{{.+}} : tensor<4x3x3x2xf32>) attrs = {remat.flops = 1296 : i64}
-// CHECK:           tensor.extract %arg0[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] : tensor<1x6x6x2xf32>
+// CHECK:           tensor.extract %[[G]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] : tensor<1x3x3x4xf32>
 // CHECK-NOT:     tosa.transpose
 // CHECK:         remat.return
 func.func @conv(%x: tensor<1x6x6x2xf32>, %w: tensor<4x3x3x2xf32>, %b: tensor<4xf32>) -> tensor<1x3x3x4xf32> {

@@ -45,6 +45,46 @@ TEST(ScheduleTest, InterleavesBranchesToFreeEarly) {
   EXPECT_EQ(profile.liveBytes, (std::vector<uint64_t>{100, 101, 101, 102, 3}));
 }
 
+/// A small-input, large-output op (a weight gradient) that the greedy
+/// choice runs first, where it then sits through the chain's peak:
+///   0: a = f(x)  100        2: b = h(a)  100
+///   1: w = g(x)   50 (output, through a view when `viewed`)
+///   3: c = k(b)    1 (output)
+/// Given and greedy orders peak at 250 (a, b and w); with w made last,
+/// 200.
+Program makeLateWeightGradient(bool viewed) {
+  Program program;
+  ValueId x = program.addInput(0);
+  ValueId a = result(program, program.addOp({x}, {100}, 1, true, "f"));
+  ValueId w = result(program, program.addOp({x}, {50}, 1, true, "g"));
+  if (viewed) {
+    ValueId view = result(program, program.addOp({w}, {0}, 0, true, "view"));
+    program.setAlias(view, w);
+    w = view;
+  }
+  ValueId b = result(program, program.addOp({a}, {100}, 1, true, "h"));
+  program.markOutput(w);
+  program.markOutput(result(program, program.addOp({b}, {1}, 1, true, "k")));
+  return program;
+}
+
+TEST(ScheduleTest, SinksOpsWhoseResultsOutweighTheirReads) {
+  Program program = makeLateWeightGradient(/*viewed=*/false);
+  EXPECT_EQ(computeMemoryProfile(program, false).peakBytes, 250u);
+  std::vector<OpId> order = scheduleForMemory(program, false);
+  EXPECT_EQ(order, (std::vector<OpId>{0, 2, 3, 1}));
+  EXPECT_EQ(computeMemoryProfile(reorder(program, order), false).peakBytes,
+            200u);
+}
+
+TEST(ScheduleTest, SinksAGrowingOpTogetherWithItsView) {
+  Program program = makeLateWeightGradient(/*viewed=*/true);
+  std::vector<OpId> order = scheduleForMemory(program, false);
+  EXPECT_EQ(order, (std::vector<OpId>{0, 3, 4, 1, 2}));
+  EXPECT_EQ(computeMemoryProfile(reorder(program, order), false).peakBytes,
+            200u);
+}
+
 TEST(ScheduleTest, KeepsTheOrderWhenItCannotImprove) {
   Program program;
   ValueId x = program.addInput(0);
