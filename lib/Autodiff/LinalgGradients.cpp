@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Autodiff/GradientRules.h"
+#include "remat/Tosa/WindowKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -140,12 +141,37 @@ LogicalResult negRule(GradientRequest &r) {
   return success();
 }
 
+/// The grouped convolution (what the ONNX importer makes of a Conv with
+/// several channels per group): both adjoints are single kernels that read
+/// x, g and the weight in place (WindowKernels.h); the init receives g.
+LogicalResult groupedConvolutionRule(GradientRequest &r) {
+  auto conv = cast<linalg::Conv2DNhwgcGfhwcOp>(r.op);
+  Value x = conv.getInputs()[0], w = conv.getInputs()[1], g = r.grad();
+  Window2d window;
+  for (auto [i, s] : llvm::enumerate(conv.getStrides().getValues<int64_t>()))
+    window.stride[i] = s;
+  for (auto [i, d] : llvm::enumerate(conv.getDilations().getValues<int64_t>()))
+    window.dilation[i] = d;
+  ArrayRef<int64_t> ws = shapeOf(w);
+  Location loc = r.tosa.getLoc();
+  if (r.needed[1])
+    r.set(1, buildGroupedConvolutionWeightAdjoint(r.builder(), loc, x, g,
+                                                  {ws[2], ws[3]}, window));
+  if (r.needed[0])
+    r.set(0, buildGroupedConvolutionInputAdjoint(r.builder(), loc, g, w,
+                                                 shapeOf(x), window));
+  r.set(2, g);
+  return success();
+}
+
 } // namespace
 
 void remat::addLinalgGradients(GradientRules &rules) {
   rules.add(linalg::MatmulOp::getOperationName(), matmulRule);
   rules.add(linalg::BatchMatmulOp::getOperationName(), batchMatmulRule);
   rules.add(linalg::TransposeOp::getOperationName(), transposeRule);
+  rules.add(linalg::Conv2DNhwgcGfhwcOp::getOperationName(),
+            groupedConvolutionRule);
   rules.add(linalg::AddOp::getOperationName(), addRule);
   rules.add(linalg::SubOp::getOperationName(), subRule);
   rules.add(linalg::MulOp::getOperationName(), mulRule);

@@ -149,9 +149,10 @@ AffineMap loopsMap(MLIRContext *context, unsigned numLoops,
   return AffineMap::get(numLoops, 0, results, context);
 }
 
-/// Four parallel loops, then three reductions.
-SmallVector<utils::IteratorType> convolutionIterators() {
-  SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
+/// `parallel` parallel loops, then three reductions.
+SmallVector<utils::IteratorType> convolutionIterators(unsigned parallel = 4) {
+  SmallVector<utils::IteratorType> iterators(parallel,
+                                             utils::IteratorType::parallel);
   iterators.append(3, utils::IteratorType::reduction);
   return iterators;
 }
@@ -316,5 +317,64 @@ Value remat::buildPoolInputAdjoint(OpBuilder &b, Location loc, Value share,
            {inputShape[0], inputShape[1], inputShape[2], inputShape[3],
             window.kernel[0], window.kernel[1]},
            /*perPoint=*/1);
+  return adjoint.getResult(0);
+}
+
+Value remat::buildGroupedConvolutionInputAdjoint(OpBuilder &b, Location loc,
+                                                 Value g, Value w,
+                                                 ArrayRef<int64_t> inputShape,
+                                                 const Window2d &window) {
+  // Loops: n, ih, iw, grp, c | f, kh, kw.
+  MLIRContext *context = b.getContext();
+  ArrayRef<int64_t> gs = shapeOf(g), ws = shapeOf(w);
+  Window2d win = window;
+  win.kernel = {ws[2], ws[3]};
+  Value init = zeros(b, loc, inputShape, elementOf(g));
+  SmallVector<AffineMap> maps = {loopsMap(context, 8, {3, 5, 6, 7, 4}),
+                                 loopsMap(context, 8, {0, 1, 2, 3, 4})};
+  auto adjoint = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{w}, ValueRange{init}, maps,
+      convolutionIterators(5),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        IndexMath m{nb, nloc};
+        auto [oh, rowOk] = m.outputIndex(win, 0, m.loop(1), m.loop(6), gs[1]);
+        auto [ow, colOk] = m.outputIndex(win, 1, m.loop(2), m.loop(7), gs[2]);
+        Value gv = tensor::ExtractOp::create(
+            nb, nloc, g, ValueRange{m.loop(0), oh, ow, m.loop(3), m.loop(5)});
+        linalg::YieldOp::create(
+            nb, nloc, m.accumulate(args[1], gv, args[0], m.both(rowOk, colOk)));
+      });
+  setFlops(b, adjoint, {inputShape[0], inputShape[1], inputShape[2],
+                        inputShape[3], inputShape[4], ws[1], ws[2], ws[3]});
+  return adjoint.getResult(0);
+}
+
+Value remat::buildGroupedConvolutionWeightAdjoint(OpBuilder &b, Location loc,
+                                                  Value x, Value g,
+                                                  std::array<int64_t, 2> kernel,
+                                                  const Window2d &window) {
+  // Loops: grp, f, kh, kw, c | n, oh, ow.
+  MLIRContext *context = b.getContext();
+  ArrayRef<int64_t> xs = shapeOf(x), gs = shapeOf(g);
+  Window2d win = window;
+  win.kernel = kernel;
+  SmallVector<int64_t> ws = {xs[3], gs[4], kernel[0], kernel[1], xs[4]};
+  Value init = zeros(b, loc, ws, elementOf(g));
+  SmallVector<AffineMap> maps = {loopsMap(context, 8, {5, 6, 7, 0, 1}),
+                                 loopsMap(context, 8, {0, 1, 2, 3, 4})};
+  auto adjoint = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{g}, ValueRange{init}, maps,
+      convolutionIterators(5),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        IndexMath m{nb, nloc};
+        auto [ih, rowOk] = m.inputIndex(win, 0, m.loop(6), m.loop(2), xs[1]);
+        auto [iw, colOk] = m.inputIndex(win, 1, m.loop(7), m.loop(3), xs[2]);
+        Value xv = tensor::ExtractOp::create(
+            nb, nloc, x, ValueRange{m.loop(5), ih, iw, m.loop(0), m.loop(4)});
+        linalg::YieldOp::create(
+            nb, nloc, m.accumulate(args[1], args[0], xv, m.both(rowOk, colOk)));
+      });
+  setFlops(b, adjoint,
+           {ws[0], ws[1], ws[2], ws[3], ws[4], gs[0], gs[1], gs[2]});
   return adjoint.getResult(0);
 }

@@ -71,6 +71,18 @@ mlir::Value buildConvolutionWeightAdjoint(mlir::OpBuilder &b,
                                           std::array<int64_t, 2> kernel,
                                           const Window2d &window);
 
+/// The adjoints of a grouped convolution in linalg.conv_2d_nhwgc_gfhwc's
+/// layouts (x [N,H,W,G,C], w [G,F,KH,KW,C], y [N,OH,OW,G,F]): for each
+/// group, the convolution's input and weight adjoints above.
+mlir::Value buildGroupedConvolutionInputAdjoint(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Value g, mlir::Value w,
+    llvm::ArrayRef<int64_t> inputShape, const Window2d &window);
+mlir::Value buildGroupedConvolutionWeightAdjoint(mlir::OpBuilder &b,
+                                                 mlir::Location loc,
+                                                 mlir::Value x, mlir::Value g,
+                                                 std::array<int64_t, 2> kernel,
+                                                 const Window2d &window);
+
 /// A pool's input adjoint: dx[n,ih,iw,c] = sum over the windows (oh, ow)
 /// that read (ih, iw) of share[n,oh,ow,c], taken only where x[n,ih,iw,c]
 /// equals y[n,oh,ow,c] when `maxOf` is given (x, y: a max pool's input and

@@ -9,6 +9,7 @@
 
 #include "Importer.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -206,6 +207,32 @@ Value fitInput(TosaBuilder &tb, Value x, Window2d &win) {
   return tb.slice(x, {0, 0, 0, 0}, {s[0], s[1] - cutH, s[2] - cutW, s[3]});
 }
 
+/// A convolution with G groups of several channels each, as one
+/// linalg.conv_2d_nhwgc_gfhwc: the NHWC input seen as [N,H,W,G,C/G] and
+/// padded, the [G*F,C/G,KH,KW] weight as [G,F,KH,KW,C/G], the bias tiled
+/// into the accumulator, the [N,OH,OW,G,F] result seen as NHWC.
+Value groupedConvolution(TosaBuilder &tb, Value x, Value w, Value bias,
+                         int64_t groups, const Window2d &win) {
+  ArrayRef<int64_t> in = shapeOf(x), ws = shapeOf(w);
+  int64_t groupC = ws[1], groupO = ws[0] / groups;
+  int64_t oh = win.outputSize(0, in[1]), ow = win.outputSize(1, in[2]);
+  Value x5 = tb.reshape(x, {in[0], in[1], in[2], groups, groupC});
+  if (llvm::any_of(win.pad, [](int64_t p) { return p != 0; }))
+    x5 = tb.pad(x5, {0, win.pad[0], win.pad[2], 0, 0},
+                {0, win.pad[1], win.pad[3], 0, 0});
+  Value w5 = tb.transpose(
+      tb.reshape(w, {groups, groupO, groupC, ws[2], ws[3]}), {0, 1, 3, 4, 2});
+  Value init = tb.tile(tb.reshape(bias, {1, 1, 1, groups, groupO}),
+                       {in[0], oh, ow, 1, 1});
+  OpBuilder &b = tb.builder();
+  Value y5 = linalg::Conv2DNhwgcGfhwcOp::create(
+                 b, tb.getLoc(), TypeRange{init.getType()}, ValueRange{x5, w5},
+                 ValueRange{init}, b.getI64TensorAttr(win.stride),
+                 b.getI64TensorAttr(win.dilation))
+                 .getResult(0);
+  return tb.reshape(y5, {in[0], oh, ow, groups * groupO});
+}
+
 LogicalResult importConv(Importer &im, const NodeProto &node) {
   TosaBuilder &tb = im.tosa();
   FailureOr<Value> x = im.nhwc(node.input(0));
@@ -251,18 +278,8 @@ LogicalResult importConv(Importer &im, const NodeProto &node) {
     im.define(node.output(0), tb.conv2d(input, kernel, bias, *win), true);
     return success();
   }
-  ArrayRef<int64_t> in = shapeOf(input);
-  int64_t groupO = outC / groups;
-  SmallVector<Value> parts;
-  for (int64_t g = 0; g < groups; ++g) {
-    Value xg = tb.slice(input, {0, 0, 0, g * groupC},
-                        {in[0], in[1], in[2], groupC});
-    Value wg = tb.slice(kernel, {g * groupO, 0, 0, 0},
-                        {groupO, ws[2], ws[3], groupC});
-    Value bg = tb.slice(bias, {g * groupO}, {groupO});
-    parts.push_back(tb.conv2d(xg, wg, bg, *win));
-  }
-  im.define(node.output(0), tb.concat(parts, 3), true);
+  im.define(node.output(0), groupedConvolution(tb, input, *w, bias, groups, *win),
+            true);
   return success();
 }
 

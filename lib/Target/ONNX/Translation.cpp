@@ -5,6 +5,7 @@
 #include "Importer.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
@@ -20,7 +21,8 @@ using namespace remat;
 OwningOpRef<ModuleOp> remat::importOnnxModel(const llvm::MemoryBuffer &buffer,
                                              MLIRContext *context,
                                              const OnnxImportOptions &options) {
-  context->loadDialect<func::FuncDialect, tosa::TosaDialect>();
+  context->loadDialect<func::FuncDialect, linalg::LinalgDialect,
+                      tosa::TosaDialect>();
   Location fileLoc =
       FileLineColLoc::get(context, buffer.getBufferIdentifier(), 0, 0);
   if (buffer.getBufferSize() > std::numeric_limits<int>::max()) {
@@ -100,6 +102,7 @@ void remat::registerImportOnnxTranslation() {
         return importOnnxModel(*buffer, context, options);
       },
       [](DialectRegistry &registry) {
-        registry.insert<func::FuncDialect, tosa::TosaDialect>();
+        registry.insert<func::FuncDialect, linalg::LinalgDialect,
+                        tosa::TosaDialect>();
       });
 }
