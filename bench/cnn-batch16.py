@@ -12,7 +12,9 @@ optimizer, `min` below the parameter bytes with sgd in the step.
 
 Models: the shared ONNX models (../shared/models/onnx) and, when Debian's
 python3-torchvision is installed, torchvision's alexnet, googlenet and
-shufflenet_v2_x1_0 exported to ONNX (opset 13, random weights) at run time.
+resnext50_32x4d (grouped 3x3 convolutions, 32 groups) and a ShuffleNet v1
+with 3 groups (defined here: grouped 1x1 convolutions, channel shuffles,
+depthwise 3x3) exported to ONNX (opset 13, random weights) at run time.
 
     python3 bench/cnn-batch16.py [--bin build/bin] [--models DIR]
 
@@ -31,12 +33,55 @@ import time
 from results_page import ROOT, machine_stamp, write_page
 
 MIB = 1 << 20
-TORCHVISION = ["alexnet", "googlenet", "shufflenet_v2_x1_0"]
+TORCHVISION = ["alexnet", "googlenet", "resnext50_32x4d", "shufflenet_v1_g3"]
 EXPORT = r"""
 import sys, torch, torchvision
+from torch import nn
+import torch.nn.functional as F
+
+class ShuffleUnit(nn.Module):
+    # ShuffleNet v1 (Zhang et al., 2018): grouped 1x1, channel shuffle,
+    # depthwise 3x3, grouped 1x1; stride 2 concatenates an average pool.
+    def __init__(self, cin, cout, groups, stride, first):
+        super().__init__()
+        mid = cout // 4
+        self.stride, self.groups = stride, 1 if first else groups
+        out = cout - cin if stride == 2 else cout
+        self.c1 = nn.Conv2d(cin, mid, 1, groups=self.groups, bias=False)
+        self.b1 = nn.BatchNorm2d(mid)
+        self.c2 = nn.Conv2d(mid, mid, 3, stride, 1, groups=mid, bias=False)
+        self.b2 = nn.BatchNorm2d(mid)
+        self.c3 = nn.Conv2d(mid, out, 1, groups=groups, bias=False)
+        self.b3 = nn.BatchNorm2d(out)
+
+    def forward(self, x):
+        y = F.relu(self.b1(self.c1(x)))
+        n, c, h, w = y.shape
+        y = y.view(n, self.groups, c // self.groups, h, w).transpose(1, 2)
+        y = y.reshape(n, c, h, w)
+        y = self.b3(self.c3(self.b2(self.c2(y))))
+        if self.stride == 2:
+            return F.relu(torch.cat([y, F.avg_pool2d(x, 3, 2, 1)], 1))
+        return F.relu(y + x)
+
+def shufflenet_v1_g3():
+    layers = [nn.Conv2d(3, 24, 3, 2, 1, bias=False), nn.BatchNorm2d(24),
+              nn.ReLU(), nn.MaxPool2d(3, 2, 1)]
+    cin = 24
+    for stage, (cout, repeat) in enumerate([(240, 4), (480, 8), (960, 4)]):
+        for i in range(repeat):
+            layers.append(ShuffleUnit(cin, cout, 3, 2 if i == 0 else 1,
+                                      stage == 0 and i == 0))
+            cin = cout
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(cin, 1000)]
+    return nn.Sequential(*layers)
+
 name, path = sys.argv[1], sys.argv[2]
-kw = dict(aux_logits=False, init_weights=False) if name == "googlenet" else {}
-model = getattr(torchvision.models, name)(weights=None, **kw).eval()
+if name == "shufflenet_v1_g3":
+    model = shufflenet_v1_g3().eval()
+else:
+    kw = dict(aux_logits=False, init_weights=False) if name == "googlenet" else {}
+    model = getattr(torchvision.models, name)(weights=None, **kw).eval()
 torch.onnx.export(model, torch.randn(1, 3, 224, 224), path, opset_version=13,
                   input_names=["input"], output_names=["output"])
 """

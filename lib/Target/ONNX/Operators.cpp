@@ -611,6 +611,72 @@ LogicalResult importConcat(Importer &im, const NodeProto &node) {
   return success();
 }
 
+/// Pad in constant mode (opset 11+: pads and the value as inputs; earlier:
+/// attributes), kept in NHWC when the input is; negative pads crop.
+LogicalResult importPad(Importer &im, const NodeProto &node) {
+  TosaBuilder &tb = im.tosa();
+  FailureOr<Entry> e = im.lookup(node.input(0));
+  if (failed(e))
+    return failure();
+  std::string mode = stringAttr(node, "mode", "constant");
+  if (mode != "constant")
+    return im.error() << "only constant padding is supported, not '" << mode
+                      << "'";
+  std::optional<SmallVector<int64_t>> pads;
+  double value = 0.0;
+  if (im.opset() < 11) {
+    pads = intsAttr(node, "pads");
+    value = floatAttr(node, "value", 0.0f);
+  } else {
+    if (Importer::hasInput(node, 1))
+      pads = im.constantInts(node.input(1));
+    if (Importer::hasInput(node, 2)) {
+      std::optional<double> v = im.constantFloat(node.input(2));
+      if (!v)
+        return im.error() << "the padding value must be a compile-time constant";
+      value = *v;
+    }
+    if (Importer::hasInput(node, 3))
+      return im.error() << "Pad with axes is not supported";
+  }
+  int64_t rank = im.logicalShape(*e).size();
+  if (!pads || static_cast<int64_t>(pads->size()) != 2 * rank)
+    return im.error() << "pads must be " << 2 * rank
+                      << " compile-time constants";
+  Value x = e->value;
+  SmallVector<int64_t> lo(rank), hi(rank), cropLo(rank), cropHi(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t pd = e->nhwc ? nhwcAxis(d) : d;
+    int64_t before = (*pads)[d], after = (*pads)[rank + d];
+    if (before < -shapeOf(x)[pd] || after < -shapeOf(x)[pd])
+      return im.error() << "negative pads crop more than axis " << d << " holds";
+    lo[pd] = std::max<int64_t>(before, 0);
+    hi[pd] = std::max<int64_t>(after, 0);
+    cropLo[pd] = std::max<int64_t>(-before, 0);
+    cropHi[pd] = std::max<int64_t>(-after, 0);
+    if (cropLo[pd] > shapeOf(x)[pd] - cropHi[pd])
+      return im.error() << "negative pads crop more than axis " << d << " holds";
+  }
+  int64_t elements = 1, size;
+  for (int64_t d = 0; d < rank; ++d)
+    if (llvm::AddOverflow(shapeOf(x)[d] - cropLo[d] - cropHi[d], lo[d], size) ||
+        llvm::AddOverflow(size, hi[d], size) ||
+        llvm::MulOverflow(elements, size, elements))
+      return im.error() << "the padded tensor has more than 2^63 elements";
+  if (llvm::any_of(cropLo, [](int64_t c) { return c != 0; }) ||
+      llvm::any_of(cropHi, [](int64_t c) { return c != 0; })) {
+    SmallVector<int64_t> size(shapeOf(x));
+    for (int64_t d = 0; d < rank; ++d)
+      size[d] -= cropLo[d] + cropHi[d];
+    x = tb.slice(x, cropLo, size);
+  }
+  if (llvm::any_of(lo, [](int64_t p) { return p != 0; }) ||
+      llvm::any_of(hi, [](int64_t p) { return p != 0; }))
+    x = tb.pad(x, lo, hi, value);
+  im.define(node.output(0), x, e->nhwc);
+  return success();
+}
+
 LogicalResult importFlatten(Importer &im, const NodeProto &node) {
   FailureOr<Value> x = im.logical(node.input(0));
   if (failed(x))
@@ -942,6 +1008,7 @@ const llvm::StringMap<OpImporter> &onnx_import::operatorTable() {
     t["Flatten"] = importFlatten;
     t["Reshape"] = importReshape;
     t["Transpose"] = importTranspose;
+    t["Pad"] = importPad;
     t["Squeeze"] = squeeze(false);
     t["Unsqueeze"] = squeeze(true);
     t["ReduceSum"] = reduce(false, 13);
