@@ -185,7 +185,9 @@ def main():
         "counted; `min` is `remat-plan=\"budget=min reorder best-effort\"`. "
         "Target: `min` <= max(1.25 x parameters, 0.5 x unrematerialized) "
         "without the optimizer; with `optimizer=sgd` (each gradient dies at "
-        "its in-place update), `min` below the parameter bytes. torchvision "
+        "its in-place update), `min` below the parameter bytes (a target for "
+        "parameter-heavy models such as AlexNet and VGG; elsewhere the "
+        "activations alone exceed the parameters). torchvision "
         "models are exported at run time with random weights." %
         machine_stamp(),
         ["model", "params (MiB)", "step ops", "unremat (MiB)", "min (MiB)",

@@ -147,6 +147,28 @@ static const char *npyDescr(DType dtype) {
   return "";
 }
 
+llvm::Error remat::run::writeNpy(llvm::StringRef path, const TensorSpec &spec,
+                                 const void *data) {
+  std::string shape = "(";
+  for (int64_t dim : spec.shape)
+    shape += std::to_string(dim) + ",";
+  shape += ")";
+  std::string header = std::string("{'descr': '") + npyDescr(spec.dtype) +
+                       "', 'fortran_order': False, 'shape': " + shape + ", }";
+  // Magic (6) + version (2) + length (2) + header, padded with spaces and a
+  // newline to a multiple of 64 bytes.
+  header.append(63 - (10 + header.size()) % 64, ' ');
+  header += '\n';
+  return llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+    os << "\x93NUMPY" << '\x01' << '\x00';
+    os << static_cast<char>(header.size() & 0xff)
+       << static_cast<char>(header.size() >> 8);
+    os << header;
+    os.write(static_cast<const char *>(data), spec.numBytes());
+    return llvm::Error::success();
+  });
+}
+
 /// The text after `'key':` in a .npy header dictionary.
 static std::optional<llvm::StringRef> headerField(llvm::StringRef header,
                                                   llvm::StringRef key) {

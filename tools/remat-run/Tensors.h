@@ -48,6 +48,12 @@ void fillFromSeed(const TensorSpec &spec, void *data, uint64_t &state);
 /// `spec.numBytes()` bytes; fails unless its dtype and shape are `spec`'s.
 llvm::Error readNpy(llvm::StringRef path, const TensorSpec &spec, void *data);
 
+/// Writes `data` (dense, row-major, `spec.numBytes()` bytes) as a .npy file
+/// (format 1.0, C order) that readNpy and numpy read back; the file appears
+/// whole or not at all.
+llvm::Error writeNpy(llvm::StringRef path, const TensorSpec &spec,
+                     const void *data);
+
 struct Digest {
   double sum = 0;
   uint64_t hash = 0;

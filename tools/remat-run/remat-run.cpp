@@ -93,6 +93,11 @@ cl::opt<std::string> emitExecutablePath(
     "emit-executable",
     cl::desc("Write a self-contained executable instead of running"),
     cl::value_desc("path"), cl::cat(category));
+cl::opt<std::string> outputDir(
+    "output-dir",
+    cl::desc("Also write each result as <dir>/result-<i>.npy (the directory "
+             "must exist)"),
+    cl::value_desc("dir"), cl::cat(category));
 cl::opt<std::string> runtimeDir(
     "runtime-dir",
     cl::desc("Directory of libremat_runtime.a (default: ../lib next to "
@@ -420,6 +425,12 @@ int main(int argc, char **argv) {
     std::vector<uint8_t> dense = denseCopy(resultWords.data() + word, spec);
     word += 3 + 2 * spec.shape.size();
     Digest result = digest(spec, dense.data());
+    if (!outputDir.empty())
+      if (llvm::Error error = writeNpy(
+              outputDir + "/result-" + std::to_string(i) + ".npy", spec,
+              dense.data()))
+        return fail("result #" + llvm::Twine(i) + ": " +
+                    llvm::toString(std::move(error)));
     if (json) {
       outputs += (i ? "," : "") + digestJson(spec, result);
     } else {
