@@ -112,6 +112,13 @@ ListScheduler::ListScheduler(const Program &program) : program(program) {
       lastOrdered = op;
     }
   }
+  // The boundary marker opens the backward phase: no backward op runs before
+  // it, even one that reads only forward values.
+  if (OpId marker = program.backwardBegin; marker != kNone)
+    for (OpId op = marker + 1; op < numOps; ++op) {
+      successors[marker].push_back(op);
+      ++predecessorsLeft[op];
+    }
 }
 
 int64_t ListScheduler::growth(OpId op) const {
@@ -240,12 +247,29 @@ std::vector<OpId> sinkGrowingOps(const Program &program,
         order, [&](OpId op) { return op < program.backwardBegin; });
 
   Footprint best = footprintOf(program, order, countInputs);
-  for (size_t i = numOps; i-- > 0;) {
-    OpId op = order[i];
+  // Each trial costs a profile of the whole program, so only the
+  // kMaxTrials ops that outweigh their reads the most are tried, the latest
+  // first: a move shifts only ops after it, so the positions of the
+  // candidates still to try stay as they were.
+  constexpr size_t kMaxTrials = 32;
+  std::vector<std::pair<uint64_t, OpId>> candidates;
+  for (OpId op = 0; op < numOps; ++op) {
+    uint64_t created = createdBytes(program, op), read = readBytes(program, op);
+    if (!program.ops[op].ordered && !createsOnlyViews(program, op) &&
+        created > read)
+      candidates.push_back({created - read, op});
+  }
+  if (candidates.size() > kMaxTrials) {
+    std::nth_element(candidates.begin(), candidates.begin() + kMaxTrials,
+                     candidates.end(), std::greater<>());
+    candidates.resize(kMaxTrials);
+  }
+  llvm::sort(candidates, [&](const auto &a, const auto &b) {
+    return position[a.second] > position[b.second];
+  });
+  for (auto [gain, op] : candidates) {
+    size_t i = position[op];
     const OpInfo &info = program.ops[op];
-    if (info.ordered || createsOnlyViews(program, op) ||
-        createdBytes(program, op) <= readBytes(program, op))
-      continue;
     // The op moves with the (unordered) views of its results, to just
     // before the first other reader.
     llvm::SmallVector<OpId, 4> block = {op};
@@ -296,12 +320,24 @@ std::vector<OpId> remat::scheduleForMemory(const Program &program,
                                            bool countInputs) {
   std::vector<OpId> identity(program.ops.size());
   std::iota(identity.begin(), identity.end(), 0);
-  std::vector<OpId> order =
-      sinkGrowingOps(program, ListScheduler(program).run(), countInputs);
-  uint64_t before = computeMemoryProfile(program, countInputs).peakBytes;
-  uint64_t after =
-      computeMemoryProfile(reorder(program, order), countInputs).peakBytes;
-  return after < before ? order : identity;
+  // A lower peak, or the same peak with fewer bytes live over the step: the
+  // planner, which recomputes below the peak, gains from the second too.
+  auto better = [](const Footprint &a, const Footprint &b) {
+    return a.peak < b.peak || (a.peak == b.peak && a.area < b.area);
+  };
+  std::vector<OpId> best = identity;
+  Footprint bestFootprint = footprintOf(program, identity, countInputs);
+  // The list schedule can raise the peak where the given order sinks well.
+  for (std::vector<OpId> start : {ListScheduler(program).run(), identity}) {
+    std::vector<OpId> order =
+        sinkGrowingOps(program, std::move(start), countInputs);
+    Footprint footprint = footprintOf(program, order, countInputs);
+    if (better(footprint, bestFootprint)) {
+      best = std::move(order);
+      bestFootprint = footprint;
+    }
+  }
+  return best;
 }
 
 Program remat::reorder(const Program &program, const std::vector<OpId> &order) {

@@ -114,6 +114,21 @@ TEST(ScheduleTest, OpsStayOnTheirSideOfTheBoundary) {
             (std::vector<OpId>{0, 2, 1, 3, 4}));
 }
 
+TEST(ScheduleTest, BackwardOpsStayAfterTheBoundaryOp) {
+  // The boundary op (1, ordered, like remat.backward) comes before every
+  // backward op, even one that reads only a forward value and would lower
+  // the live bytes by running first:
+  //   0: a = f(x) 100 | 1: boundary | 2: s = sum(a) 1 (output)
+  Program program;
+  ValueId x = program.addInput(0);
+  ValueId a = result(program, program.addOp({x}, {100}, 1, true, "f"));
+  OpId boundary = program.addOp({}, {}, 0, false, "backward");
+  program.ops[boundary].ordered = true;
+  program.backwardBegin = boundary;
+  program.markOutput(result(program, program.addOp({a}, {1}, 1, true, "sum")));
+  EXPECT_EQ(scheduleForMemory(program, false), identity(3));
+}
+
 TEST(ScheduleTest, ReorderRemapsDefinitionsAndTheBoundary) {
   Program program = makeTwoBranches();
   program.backwardBegin = 3;

@@ -10,7 +10,8 @@ namespace remat {
 /// Returns a topological order of program.ops (a permutation of op ids) that
 /// keeps `ordered` ops in their relative order, keeps every op on its side of
 /// `backwardBegin`, and whose peak is never above the peak of the given
-/// order (it returns the identity when it cannot do better).
+/// order: a lower peak, or the same peak with fewer live bytes summed over
+/// the ops (it returns the identity when it cannot do better).
 std::vector<OpId> scheduleForMemory(const Program &program, bool countInputs);
 
 /// Returns `program` with its ops permuted by `order` (value ids unchanged).
