@@ -806,6 +806,10 @@ OpImporter squeeze(bool unsqueeze) {
       FailureOr<SmallVector<int64_t>> axes = axesOf(im, node, 13, in.size());
       if (failed(axes) || failed(checkAxes(im, *axes, in.size())))
         return failure();
+      for (int64_t a : *axes)
+        if (in[a] != 1)
+          return im.error() << "cannot squeeze axis " << a << " of size "
+                            << in[a];
       for (auto [d, s] : llvm::enumerate(in))
         if (axes->empty() ? s != 1 : !llvm::is_contained(*axes, (int64_t)d))
           shape.push_back(s);
