@@ -378,3 +378,70 @@ Value remat::buildGroupedConvolutionWeightAdjoint(OpBuilder &b, Location loc,
            {ws[0], ws[1], ws[2], ws[3], ws[4], gs[0], gs[1], gs[2]});
   return adjoint.getResult(0);
 }
+
+Value remat::buildDepthwiseInputAdjoint(OpBuilder &b, Location loc, Value g,
+                                        const StoredKernel &w,
+                                        ArrayRef<int64_t> inputShape,
+                                        const Window2d &window) {
+  // Loops: n, ih, iw, c | m, kh, kw.
+  MLIRContext *context = b.getContext();
+  ArrayRef<int64_t> gs = shapeOf(g);
+  Window2d win = window;
+  win.kernel = {w.size(0), w.size(1)};
+  int64_t multiplier = w.size(3);
+  Value init = zeros(b, loc, inputShape, elementOf(g));
+  SmallVector<AffineMap> maps = {kernelMap(context, 7, w, {5, 6, 3, 4}),
+                                 loopsMap(context, 7, {0, 1, 2, 3})};
+  auto adjoint = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{w.tensor},
+      ValueRange{init}, maps, convolutionIterators(),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        IndexMath m{nb, nloc};
+        auto [oh, rowOk] = m.outputIndex(win, 0, m.loop(1), m.loop(5), gs[1]);
+        auto [ow, colOk] = m.outputIndex(win, 1, m.loop(2), m.loop(6), gs[2]);
+        Value channel = m.add(m.mul(m.loop(3), multiplier), m.loop(4));
+        Value gv = tensor::ExtractOp::create(
+            nb, nloc, g, ValueRange{m.loop(0), oh, ow, channel});
+        linalg::YieldOp::create(
+            nb, nloc, m.accumulate(args[1], gv, args[0], m.both(rowOk, colOk)));
+      });
+  setFlops(b, adjoint, {inputShape[0], inputShape[1], inputShape[2],
+                        inputShape[3], multiplier, win.kernel[0],
+                        win.kernel[1]});
+  return adjoint.getResult(0);
+}
+
+Value remat::buildDepthwiseWeightAdjoint(OpBuilder &b, Location loc, Value x,
+                                         Value g, std::array<int64_t, 2> kernel,
+                                         int64_t multiplier,
+                                         const Window2d &window) {
+  // Loops: kh, kw, c, m | n, oh, ow; g is read at channel c*M+m.
+  MLIRContext *context = b.getContext();
+  ArrayRef<int64_t> xs = shapeOf(x), gs = shapeOf(g);
+  Window2d win = window;
+  win.kernel = kernel;
+  SmallVector<int64_t> ws = {kernel[0], kernel[1], xs[3], multiplier};
+  Value init = zeros(b, loc, ws, elementOf(g));
+  AffineExpr channel =
+      getAffineDimExpr(2, context) * multiplier + getAffineDimExpr(3, context);
+  AffineMap gMap = AffineMap::get(
+      7, 0,
+      {getAffineDimExpr(4, context), getAffineDimExpr(5, context),
+       getAffineDimExpr(6, context), channel},
+      context);
+  SmallVector<AffineMap> maps = {gMap, loopsMap(context, 7, {0, 1, 2, 3})};
+  auto adjoint = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{g}, ValueRange{init}, maps,
+      convolutionIterators(),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        IndexMath m{nb, nloc};
+        auto [ih, rowOk] = m.inputIndex(win, 0, m.loop(5), m.loop(0), xs[1]);
+        auto [iw, colOk] = m.inputIndex(win, 1, m.loop(6), m.loop(1), xs[2]);
+        Value xv = tensor::ExtractOp::create(
+            nb, nloc, x, ValueRange{m.loop(4), ih, iw, m.loop(2)});
+        linalg::YieldOp::create(
+            nb, nloc, m.accumulate(args[1], args[0], xv, m.both(rowOk, colOk)));
+      });
+  setFlops(b, adjoint, {ws[0], ws[1], ws[2], ws[3], gs[0], gs[1], gs[2]});
+  return adjoint.getResult(0);
+}

@@ -51,6 +51,28 @@ func.func @conv(%x: tensor<1x6x6x2xf32>, %w: tensor<4x3x3x2xf32>, %b: tensor<4xf
 
 // -----
 
+// depthwise_conv2d: the same two in-place kernels, channel c*M+m read from
+// input channel c (the weight adjoint reads g through an affine map); no
+// per-offset product, pad, concat or flipped kernel.
+// CHECK-LABEL: remat.graph @depthwise(
+// CHECK:         remat.backward
+// CHECK-NOT:     tosa.pad
+// CHECK-NOT:     tosa.concat
+// CHECK-NOT:     tosa.reverse
+// CHECK:         linalg.generic {{.*}} ins(%[[G:.+]] : tensor<1x3x3x6xf32>) outs(%{{.+}} : tensor<3x3x2x3xf32>) attrs = {remat.flops = 972 : i64}
+// CHECK:           tensor.extract %arg0
+// CHECK:         linalg.generic {{.*}} ins(%arg1 : tensor<3x3x2x3xf32>) outs(%{{.+}} : tensor<1x6x6x2xf32>) attrs = {remat.flops = 3888 : i64}
+// CHECK:           tensor.extract %[[G]]
+// CHECK-NOT:     tosa.concat
+// CHECK:         remat.return
+func.func @depthwise(%x: tensor<1x6x6x2xf32>, %w: tensor<3x3x2x3xf32>, %b: tensor<6xf32>) -> tensor<1x3x3x6xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.depthwise_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>} : (tensor<1x6x6x2xf32>, tensor<3x3x2x3xf32>, tensor<6xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x6xf32>
+  return %0 : tensor<1x3x3x6xf32>
+}
+
+// -----
+
 // max_pool2d: one kernel gathers, for each input element, the adjoint of
 // every window whose maximum it equals; the window sizes come from an unread
 // [KH, KW] operand, the result and the adjoint are read in place.

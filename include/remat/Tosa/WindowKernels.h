@@ -83,6 +83,19 @@ mlir::Value buildGroupedConvolutionWeightAdjoint(mlir::OpBuilder &b,
                                                  std::array<int64_t, 2> kernel,
                                                  const Window2d &window);
 
+/// The adjoints of a depthwise convolution (x [N,H,W,C], w [KH,KW,C,M] as
+/// stored through StoredKernel's perms, y [N,OH,OW,C*M], output channel
+/// c*M+m reading input channel c).
+mlir::Value buildDepthwiseInputAdjoint(mlir::OpBuilder &b, mlir::Location loc,
+                                       mlir::Value g, const StoredKernel &w,
+                                       llvm::ArrayRef<int64_t> inputShape,
+                                       const Window2d &window);
+mlir::Value buildDepthwiseWeightAdjoint(mlir::OpBuilder &b, mlir::Location loc,
+                                        mlir::Value x, mlir::Value g,
+                                        std::array<int64_t, 2> kernel,
+                                        int64_t multiplier,
+                                        const Window2d &window);
+
 /// A pool's input adjoint: dx[n,ih,iw,c] = sum over the windows (oh, ow)
 /// that read (ih, iw) of share[n,oh,ow,c], taken only where x[n,ih,iw,c]
 /// equals y[n,oh,ow,c] when `maxOf` is given (x, y: a max pool's input and
