@@ -23,6 +23,8 @@
 #include "mlir/IR/AffineMap.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace remat;
 
@@ -168,6 +170,37 @@ void setFlops(OpBuilder &b, Operation *op, ArrayRef<int64_t> ranges,
                                       points, INT64_MAX))));
 }
 
+/// Where a kernel reads the operand it gathers at the current loops: the
+/// indices (clamped into bounds) and whether they hold a real element.
+using GatherAt =
+    llvm::function_ref<std::pair<SmallVector<Value, 5>, Value>(IndexMath &)>;
+
+/// init + the sum over three reduction loops of mapped[mappedMap(loops)] *
+/// gathered[at(loops)] where `at` is valid: one linalg.generic whose first
+/// rank(init) loops are init's dimensions, priced at two FLOPs per point of
+/// the iteration domain `ranges`. Every convolution kernel is one of these.
+Value gatheringContraction(OpBuilder &b, Location loc, Value init,
+                           Value mapped, AffineMap mappedMap, Value gathered,
+                           GatherAt at, ArrayRef<int64_t> ranges) {
+  unsigned rank = cast<RankedTensorType>(init.getType()).getRank();
+  SmallVector<unsigned> outer(rank);
+  std::iota(outer.begin(), outer.end(), 0);
+  SmallVector<AffineMap> maps = {
+      mappedMap, loopsMap(b.getContext(), ranges.size(), outer)};
+  auto op = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{mapped}, ValueRange{init},
+      maps, convolutionIterators(rank),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        IndexMath m{nb, nloc};
+        auto [indices, valid] = at(m);
+        Value v = tensor::ExtractOp::create(nb, nloc, gathered, indices);
+        linalg::YieldOp::create(nb, nloc,
+                                m.accumulate(args[1], v, args[0], valid));
+      });
+  setFlops(b, op, ranges);
+  return op.getResult(0);
+}
+
 } // namespace
 
 Value remat::buildConvolution(OpBuilder &b, Location loc, Value x,
@@ -196,23 +229,15 @@ Value remat::buildConvolution(OpBuilder &b, Location loc, Value x,
           })
           .getResult(0);
 
-  SmallVector<AffineMap> maps = {kernelMap(context, 7, w, {3, 4, 5, 6}),
-                                 loopsMap(context, 7, {0, 1, 2, 3})};
-  auto conv = linalg::GenericOp::create(
-      b, loc, TypeRange{init.getType()}, ValueRange{w.tensor},
-      ValueRange{init}, maps, convolutionIterators(),
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        IndexMath m{nb, nloc};
+  return gatheringContraction(
+      b, loc, init, w.tensor, kernelMap(context, 7, w, {3, 4, 5, 6}), x,
+      [&](IndexMath &m) {
         auto [ih, rowOk] = m.inputIndex(win, 0, m.loop(1), m.loop(4), xs[1]);
         auto [iw, colOk] = m.inputIndex(win, 1, m.loop(2), m.loop(5), xs[2]);
-        Value xv = tensor::ExtractOp::create(
-            nb, nloc, x, ValueRange{m.loop(0), ih, iw, m.loop(6)});
-        linalg::YieldOp::create(
-            nb, nloc, m.accumulate(args[1], xv, args[0], m.both(rowOk, colOk)));
-      });
-  setFlops(b, conv, {ys[0], ys[1], ys[2], ys[3], win.kernel[0], win.kernel[1],
-                     xs[3]});
-  return conv.getResult(0);
+        return std::pair(SmallVector<Value, 5>{m.loop(0), ih, iw, m.loop(6)},
+                         m.both(rowOk, colOk));
+      },
+      {ys[0], ys[1], ys[2], ys[3], win.kernel[0], win.kernel[1], xs[3]});
 }
 
 Value remat::buildConvolutionInputAdjoint(OpBuilder &b, Location loc, Value g,
@@ -220,28 +245,20 @@ Value remat::buildConvolutionInputAdjoint(OpBuilder &b, Location loc, Value g,
                                           ArrayRef<int64_t> inputShape,
                                           const Window2d &window) {
   // Loops: n, ih, iw, c | f, kh, kw.
-  MLIRContext *context = b.getContext();
   ArrayRef<int64_t> gs = shapeOf(g);
   Window2d win = window;
   win.kernel = {w.size(1), w.size(2)};
-  Value init = zeros(b, loc, inputShape, elementOf(g));
-  SmallVector<AffineMap> maps = {kernelMap(context, 7, w, {4, 5, 6, 3}),
-                                 loopsMap(context, 7, {0, 1, 2, 3})};
-  auto adjoint = linalg::GenericOp::create(
-      b, loc, TypeRange{init.getType()}, ValueRange{w.tensor},
-      ValueRange{init}, maps, convolutionIterators(),
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        IndexMath m{nb, nloc};
+  return gatheringContraction(
+      b, loc, zeros(b, loc, inputShape, elementOf(g)), w.tensor,
+      kernelMap(b.getContext(), 7, w, {4, 5, 6, 3}), g,
+      [&](IndexMath &m) {
         auto [oh, rowOk] = m.outputIndex(win, 0, m.loop(1), m.loop(5), gs[1]);
         auto [ow, colOk] = m.outputIndex(win, 1, m.loop(2), m.loop(6), gs[2]);
-        Value gv = tensor::ExtractOp::create(
-            nb, nloc, g, ValueRange{m.loop(0), oh, ow, m.loop(4)});
-        linalg::YieldOp::create(
-            nb, nloc, m.accumulate(args[1], gv, args[0], m.both(rowOk, colOk)));
-      });
-  setFlops(b, adjoint, {inputShape[0], inputShape[1], inputShape[2],
-                        inputShape[3], gs[3], win.kernel[0], win.kernel[1]});
-  return adjoint.getResult(0);
+        return std::pair(SmallVector<Value, 5>{m.loop(0), oh, ow, m.loop(4)},
+                         m.both(rowOk, colOk));
+      },
+      {inputShape[0], inputShape[1], inputShape[2], inputShape[3], gs[3],
+       win.kernel[0], win.kernel[1]});
 }
 
 Value remat::buildConvolutionWeightAdjoint(OpBuilder &b, Location loc, Value x,
@@ -249,28 +266,20 @@ Value remat::buildConvolutionWeightAdjoint(OpBuilder &b, Location loc, Value x,
                                            std::array<int64_t, 2> kernel,
                                            const Window2d &window) {
   // Loops: f, kh, kw, c | n, oh, ow.
-  MLIRContext *context = b.getContext();
   ArrayRef<int64_t> xs = shapeOf(x), gs = shapeOf(g);
   Window2d win = window;
   win.kernel = kernel;
   SmallVector<int64_t> ws = {gs[3], kernel[0], kernel[1], xs[3]};
-  Value init = zeros(b, loc, ws, elementOf(g));
-  SmallVector<AffineMap> maps = {loopsMap(context, 7, {4, 5, 6, 0}),
-                                 loopsMap(context, 7, {0, 1, 2, 3})};
-  auto adjoint = linalg::GenericOp::create(
-      b, loc, TypeRange{init.getType()}, ValueRange{g}, ValueRange{init}, maps,
-      convolutionIterators(),
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        IndexMath m{nb, nloc};
+  return gatheringContraction(
+      b, loc, zeros(b, loc, ws, elementOf(g)), g,
+      loopsMap(b.getContext(), 7, {4, 5, 6, 0}), x,
+      [&](IndexMath &m) {
         auto [ih, rowOk] = m.inputIndex(win, 0, m.loop(5), m.loop(1), xs[1]);
         auto [iw, colOk] = m.inputIndex(win, 1, m.loop(6), m.loop(2), xs[2]);
-        Value xv = tensor::ExtractOp::create(
-            nb, nloc, x, ValueRange{m.loop(4), ih, iw, m.loop(3)});
-        linalg::YieldOp::create(
-            nb, nloc, m.accumulate(args[1], args[0], xv, m.both(rowOk, colOk)));
-      });
-  setFlops(b, adjoint, {ws[0], ws[1], ws[2], ws[3], gs[0], gs[1], gs[2]});
-  return adjoint.getResult(0);
+        return std::pair(SmallVector<Value, 5>{m.loop(4), ih, iw, m.loop(3)},
+                         m.both(rowOk, colOk));
+      },
+      {ws[0], ws[1], ws[2], ws[3], gs[0], gs[1], gs[2]});
 }
 
 Value remat::buildPoolInputAdjoint(OpBuilder &b, Location loc, Value share,
@@ -325,28 +334,21 @@ Value remat::buildGroupedConvolutionInputAdjoint(OpBuilder &b, Location loc,
                                                  ArrayRef<int64_t> inputShape,
                                                  const Window2d &window) {
   // Loops: n, ih, iw, grp, c | f, kh, kw.
-  MLIRContext *context = b.getContext();
   ArrayRef<int64_t> gs = shapeOf(g), ws = shapeOf(w);
   Window2d win = window;
   win.kernel = {ws[2], ws[3]};
-  Value init = zeros(b, loc, inputShape, elementOf(g));
-  SmallVector<AffineMap> maps = {loopsMap(context, 8, {3, 5, 6, 7, 4}),
-                                 loopsMap(context, 8, {0, 1, 2, 3, 4})};
-  auto adjoint = linalg::GenericOp::create(
-      b, loc, TypeRange{init.getType()}, ValueRange{w}, ValueRange{init}, maps,
-      convolutionIterators(5),
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        IndexMath m{nb, nloc};
+  return gatheringContraction(
+      b, loc, zeros(b, loc, inputShape, elementOf(g)), w,
+      loopsMap(b.getContext(), 8, {3, 5, 6, 7, 4}), g,
+      [&](IndexMath &m) {
         auto [oh, rowOk] = m.outputIndex(win, 0, m.loop(1), m.loop(6), gs[1]);
         auto [ow, colOk] = m.outputIndex(win, 1, m.loop(2), m.loop(7), gs[2]);
-        Value gv = tensor::ExtractOp::create(
-            nb, nloc, g, ValueRange{m.loop(0), oh, ow, m.loop(3), m.loop(5)});
-        linalg::YieldOp::create(
-            nb, nloc, m.accumulate(args[1], gv, args[0], m.both(rowOk, colOk)));
-      });
-  setFlops(b, adjoint, {inputShape[0], inputShape[1], inputShape[2],
-                        inputShape[3], inputShape[4], ws[1], ws[2], ws[3]});
-  return adjoint.getResult(0);
+        return std::pair(
+            SmallVector<Value, 5>{m.loop(0), oh, ow, m.loop(3), m.loop(5)},
+            m.both(rowOk, colOk));
+      },
+      {inputShape[0], inputShape[1], inputShape[2], inputShape[3],
+       inputShape[4], ws[1], ws[2], ws[3]});
 }
 
 Value remat::buildGroupedConvolutionWeightAdjoint(OpBuilder &b, Location loc,
@@ -354,74 +356,57 @@ Value remat::buildGroupedConvolutionWeightAdjoint(OpBuilder &b, Location loc,
                                                   std::array<int64_t, 2> kernel,
                                                   const Window2d &window) {
   // Loops: grp, f, kh, kw, c | n, oh, ow.
-  MLIRContext *context = b.getContext();
   ArrayRef<int64_t> xs = shapeOf(x), gs = shapeOf(g);
   Window2d win = window;
   win.kernel = kernel;
   SmallVector<int64_t> ws = {xs[3], gs[4], kernel[0], kernel[1], xs[4]};
-  Value init = zeros(b, loc, ws, elementOf(g));
-  SmallVector<AffineMap> maps = {loopsMap(context, 8, {5, 6, 7, 0, 1}),
-                                 loopsMap(context, 8, {0, 1, 2, 3, 4})};
-  auto adjoint = linalg::GenericOp::create(
-      b, loc, TypeRange{init.getType()}, ValueRange{g}, ValueRange{init}, maps,
-      convolutionIterators(5),
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        IndexMath m{nb, nloc};
+  return gatheringContraction(
+      b, loc, zeros(b, loc, ws, elementOf(g)), g,
+      loopsMap(b.getContext(), 8, {5, 6, 7, 0, 1}), x,
+      [&](IndexMath &m) {
         auto [ih, rowOk] = m.inputIndex(win, 0, m.loop(6), m.loop(2), xs[1]);
         auto [iw, colOk] = m.inputIndex(win, 1, m.loop(7), m.loop(3), xs[2]);
-        Value xv = tensor::ExtractOp::create(
-            nb, nloc, x, ValueRange{m.loop(5), ih, iw, m.loop(0), m.loop(4)});
-        linalg::YieldOp::create(
-            nb, nloc, m.accumulate(args[1], args[0], xv, m.both(rowOk, colOk)));
-      });
-  setFlops(b, adjoint,
-           {ws[0], ws[1], ws[2], ws[3], ws[4], gs[0], gs[1], gs[2]});
-  return adjoint.getResult(0);
+        return std::pair(
+            SmallVector<Value, 5>{m.loop(5), ih, iw, m.loop(0), m.loop(4)},
+            m.both(rowOk, colOk));
+      },
+      {ws[0], ws[1], ws[2], ws[3], ws[4], gs[0], gs[1], gs[2]});
 }
 
 Value remat::buildDepthwiseInputAdjoint(OpBuilder &b, Location loc, Value g,
                                         const StoredKernel &w,
                                         ArrayRef<int64_t> inputShape,
                                         const Window2d &window) {
-  // Loops: n, ih, iw, c | m, kh, kw.
-  MLIRContext *context = b.getContext();
+  // Loops: n, ih, iw, c | m, kh, kw; g is read at channel c*M+m.
   ArrayRef<int64_t> gs = shapeOf(g);
   Window2d win = window;
   win.kernel = {w.size(0), w.size(1)};
   int64_t multiplier = w.size(3);
-  Value init = zeros(b, loc, inputShape, elementOf(g));
-  SmallVector<AffineMap> maps = {kernelMap(context, 7, w, {5, 6, 3, 4}),
-                                 loopsMap(context, 7, {0, 1, 2, 3})};
-  auto adjoint = linalg::GenericOp::create(
-      b, loc, TypeRange{init.getType()}, ValueRange{w.tensor},
-      ValueRange{init}, maps, convolutionIterators(),
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        IndexMath m{nb, nloc};
+  return gatheringContraction(
+      b, loc, zeros(b, loc, inputShape, elementOf(g)), w.tensor,
+      kernelMap(b.getContext(), 7, w, {5, 6, 3, 4}), g,
+      [&](IndexMath &m) {
         auto [oh, rowOk] = m.outputIndex(win, 0, m.loop(1), m.loop(5), gs[1]);
         auto [ow, colOk] = m.outputIndex(win, 1, m.loop(2), m.loop(6), gs[2]);
         Value channel = m.add(m.mul(m.loop(3), multiplier), m.loop(4));
-        Value gv = tensor::ExtractOp::create(
-            nb, nloc, g, ValueRange{m.loop(0), oh, ow, channel});
-        linalg::YieldOp::create(
-            nb, nloc, m.accumulate(args[1], gv, args[0], m.both(rowOk, colOk)));
-      });
-  setFlops(b, adjoint, {inputShape[0], inputShape[1], inputShape[2],
-                        inputShape[3], multiplier, win.kernel[0],
-                        win.kernel[1]});
-  return adjoint.getResult(0);
+        return std::pair(SmallVector<Value, 5>{m.loop(0), oh, ow, channel},
+                         m.both(rowOk, colOk));
+      },
+      {inputShape[0], inputShape[1], inputShape[2], inputShape[3], multiplier,
+       win.kernel[0], win.kernel[1]});
 }
 
 Value remat::buildDepthwiseWeightAdjoint(OpBuilder &b, Location loc, Value x,
                                          Value g, std::array<int64_t, 2> kernel,
                                          int64_t multiplier,
                                          const Window2d &window) {
-  // Loops: kh, kw, c, m | n, oh, ow; g is read at channel c*M+m.
+  // Loops: kh, kw, c, m | n, oh, ow; g is read at channel c*M+m (an affine
+  // map: linalg infers n, oh, ow from g and c, m from the result).
   MLIRContext *context = b.getContext();
   ArrayRef<int64_t> xs = shapeOf(x), gs = shapeOf(g);
   Window2d win = window;
   win.kernel = kernel;
   SmallVector<int64_t> ws = {kernel[0], kernel[1], xs[3], multiplier};
-  Value init = zeros(b, loc, ws, elementOf(g));
   AffineExpr channel =
       getAffineDimExpr(2, context) * multiplier + getAffineDimExpr(3, context);
   AffineMap gMap = AffineMap::get(
@@ -429,19 +414,13 @@ Value remat::buildDepthwiseWeightAdjoint(OpBuilder &b, Location loc, Value x,
       {getAffineDimExpr(4, context), getAffineDimExpr(5, context),
        getAffineDimExpr(6, context), channel},
       context);
-  SmallVector<AffineMap> maps = {gMap, loopsMap(context, 7, {0, 1, 2, 3})};
-  auto adjoint = linalg::GenericOp::create(
-      b, loc, TypeRange{init.getType()}, ValueRange{g}, ValueRange{init}, maps,
-      convolutionIterators(),
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        IndexMath m{nb, nloc};
+  return gatheringContraction(
+      b, loc, zeros(b, loc, ws, elementOf(g)), g, gMap, x,
+      [&](IndexMath &m) {
         auto [ih, rowOk] = m.inputIndex(win, 0, m.loop(5), m.loop(0), xs[1]);
         auto [iw, colOk] = m.inputIndex(win, 1, m.loop(6), m.loop(1), xs[2]);
-        Value xv = tensor::ExtractOp::create(
-            nb, nloc, x, ValueRange{m.loop(4), ih, iw, m.loop(2)});
-        linalg::YieldOp::create(
-            nb, nloc, m.accumulate(args[1], args[0], xv, m.both(rowOk, colOk)));
-      });
-  setFlops(b, adjoint, {ws[0], ws[1], ws[2], ws[3], gs[0], gs[1], gs[2]});
-  return adjoint.getResult(0);
+        return std::pair(SmallVector<Value, 5>{m.loop(4), ih, iw, m.loop(2)},
+                         m.both(rowOk, colOk));
+      },
+      {ws[0], ws[1], ws[2], ws[3], gs[0], gs[1], gs[2]});
 }
