@@ -11,6 +11,8 @@
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Plan.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <string>
 
 namespace remat {
@@ -20,6 +22,29 @@ inline ValueId addOp(Program &program, std::vector<ValueId> operands,
                      uint64_t bytes, uint64_t flops, const char *name) {
   OpId op = program.addOp(std::move(operands), {bytes}, flops, true, name);
   return program.ops[op].results[0];
+}
+
+/// Whether a plan may re-execute `op` (kNone: an input, never).
+inline bool canRecompute(const Program &program, OpId op) {
+  return op != kNone && program.ops[op].recomputable &&
+         !program.ops[op].mustKeep;
+}
+
+/// A chain that re-executes `def` and, recursively, producers of its
+/// operands that can be recomputed, each taken when `take()` says so; in
+/// program order. For random plans.
+template <typename Take>
+std::vector<OpId> growChain(const Program &program, OpId def, Take take) {
+  std::vector<OpId> chain = {def};
+  for (size_t j = 0; j < chain.size(); ++j)
+    for (ValueId operand : program.ops[chain[j]].operands) {
+      OpId producer = program.values[operand].def;
+      if (canRecompute(program, producer) &&
+          !llvm::is_contained(chain, producer) && take())
+        chain.push_back(producer);
+    }
+  llvm::sort(chain);
+  return chain;
 }
 
 /// "{value @before: chain ops}" per recomputation.

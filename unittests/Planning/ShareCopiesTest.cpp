@@ -303,14 +303,10 @@ TEST(ShareCopiesTest, ABufferAViewHoldsIsNotHandedOn) {
 /// front of one of its readers, re-executing the value's op and, at random,
 /// the producers of its operands, recursively.
 Plan randomPlan(const Program &program, std::mt19937 &rng) {
-  auto canRecompute = [&](OpId op) {
-    return op != kNone && program.ops[op].recomputable &&
-           !program.ops[op].mustKeep;
-  };
   std::vector<std::pair<ValueId, OpId>> uses;
   for (OpId op = 0; op < program.ops.size(); ++op)
     for (ValueId operand : program.ops[op].operands)
-      if (canRecompute(program.values[operand].def))
+      if (canRecompute(program, program.values[operand].def))
         uses.push_back({operand, op});
   Plan plan;
   if (uses.empty())
@@ -318,16 +314,10 @@ Plan randomPlan(const Program &program, std::mt19937 &rng) {
   unsigned count = 1 + rng() % 4;
   for (unsigned i = 0; i < count; ++i) {
     auto [value, before] = uses[rng() % uses.size()];
-    std::vector<OpId> chain = {program.values[value].def};
-    for (size_t j = 0; j < chain.size(); ++j)
-      for (ValueId operand : program.ops[chain[j]].operands) {
-        OpId def = program.values[operand].def;
-        if (canRecompute(def) && !llvm::is_contained(chain, def) &&
-            rng() % 3 != 0)
-          chain.push_back(def);
-      }
-    std::sort(chain.begin(), chain.end());
-    plan.recomputes.push_back({value, before, std::move(chain)});
+    plan.recomputes.push_back(
+        {value, before,
+         growChain(program, program.values[value].def,
+                   [&] { return rng() % 3 != 0; })});
   }
   return plan;
 }

@@ -115,29 +115,17 @@ TEST(UnreadCopiesTest, DroppingCascadesToTheCopiesAChainRead) {
 /// front of a random later op (not necessarily a reader), re-executing its
 /// op and, at random, producers of its operands. Many copies are unread.
 Plan randomShapedPlan(const Program &program, std::mt19937 &rng) {
-  auto canRecompute = [&](OpId op) {
-    return op != kNone && program.ops[op].recomputable &&
-           !program.ops[op].mustKeep;
-  };
   Plan plan;
   unsigned count = 1 + rng() % 6;
   for (unsigned tries = 0; plan.recomputes.size() < count && tries < 64;
        ++tries) {
     ValueId value = rng() % program.values.size();
     OpId def = program.values[value].def;
-    if (!canRecompute(def) || def + 1 >= program.ops.size())
+    if (!canRecompute(program, def) || def + 1 >= program.ops.size())
       continue;
     OpId before = def + 1 + rng() % (program.ops.size() - def - 1);
-    std::vector<OpId> chain = {def};
-    for (size_t j = 0; j < chain.size(); ++j)
-      for (ValueId operand : program.ops[chain[j]].operands) {
-        OpId producer = program.values[operand].def;
-        if (canRecompute(producer) && !llvm::is_contained(chain, producer) &&
-            rng() % 3 == 0)
-          chain.push_back(producer);
-      }
-    llvm::sort(chain);
-    plan.recomputes.push_back({value, before, std::move(chain)});
+    plan.recomputes.push_back(
+        {value, before, growChain(program, def, [&] { return rng() % 3 == 0; })});
   }
   return plan;
 }
