@@ -3,7 +3,9 @@
 #include "remat/Analysis/ProgramBuilder.h"
 
 #include "remat/Analysis/CostModel.h"
+#include "remat/Analysis/InPlaceAnalysis.h"
 #include "remat/Dialect/Remat/RematOps.h"
+#include "remat/Planning/InPlaceWrites.h"
 #include "remat/Support/Budget.h"
 #include "remat/Tosa/WindowKernels.h"
 
@@ -76,7 +78,9 @@ Location GraphProgram::locOfValue(ValueId value) const {
   return values[value].getLoc();
 }
 
-static std::optional<Value> aliasedOperand(Operation *op, unsigned index);
+static std::optional<Value>
+aliasedOperand(Operation *op, unsigned index,
+               const llvm::DenseSet<OpOperand *> *outOfPlace = nullptr);
 
 /// The value whose buffer `value` uses: itself, or the source of the views
 /// and in-place results it comes from.
@@ -117,9 +121,12 @@ func::FuncOp remat::inlinedCallee(func::CallOp call) {
 
 /// The operand whose buffer result `index` of `op` reuses, if any: views
 /// (reshapes, slices, casts, tags) and destination-style results written in
-/// place into their init operand, as one-shot bufferization does; a call's
-/// result that is (a view of) an argument of the inlined callee.
-static std::optional<Value> aliasedOperand(Operation *op, unsigned index) {
+/// place into their init operand, unless One-Shot Bufferize writes that
+/// init out of place (`outOfPlace`, InPlaceAnalysis.h); a call's result that
+/// is (a view of) an argument of the inlined callee.
+static std::optional<Value>
+aliasedOperand(Operation *op, unsigned index,
+               const llvm::DenseSet<OpOperand *> *outOfPlace) {
   if (auto call = dyn_cast<func::CallOp>(op)) {
     func::FuncOp callee = inlinedCallee(call);
     if (!callee)
@@ -139,9 +146,20 @@ static std::optional<Value> aliasedOperand(Operation *op, unsigned index) {
   if (isa<BarrierOp>(op))
     return op->getOperand(index);
   if (auto dps = dyn_cast<DestinationStyleOpInterface>(op))
-    if (dps.hasPureTensorSemantics() && index < dps.getNumDpsInits())
-      return dps.getDpsInitOperand(index)->get();
+    if (dps.hasPureTensorSemantics() && index < dps.getNumDpsInits()) {
+      OpOperand *init = dps.getDpsInitOperand(index);
+      if (outOfPlace && outOfPlace->contains(init))
+        return std::nullopt;
+      return init->get();
+    }
   return std::nullopt;
+}
+
+/// Whether result `index` of `op` is written into its destination's buffer
+/// (rather than being a view of it), given that it aliases an operand.
+static bool writesInPlace(Operation *op, unsigned index) {
+  auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+  return dps && !isa<BarrierOp>(op) && index < dps.getNumDpsInits();
 }
 
 /// Bytes of a tensor of `shape` with `type`'s element type.
@@ -238,7 +256,9 @@ namespace {
 
 class ProgramAssembler {
 public:
-  explicit ProgramAssembler(GraphProgram &graph) : graph(graph) {}
+  ProgramAssembler(GraphProgram &graph,
+                   const llvm::DenseSet<OpOperand *> &outOfPlace)
+      : graph(graph), outOfPlace(outOfPlace) {}
 
   LogicalResult addInput(BlockArgument arg) {
     std::optional<uint64_t> bytes = bytesOfType(arg.getType());
@@ -247,9 +267,6 @@ public:
                      "argument #" + std::to_string(arg.getArgNumber()));
     ValueId id = graph.program.addInput(*bytes);
     record(arg, id);
-    if (auto function = dyn_cast<FunctionOpInterface>(arg.getParentRegion()->getParentOp());
-        function && function.getArgAttr(arg.getArgNumber(), kAliasingOutputAttrName))
-      donated.insert(id);
     return success();
   }
 
@@ -304,30 +321,45 @@ public:
     for (auto [index, result] : llvm::enumerate(op->getResults())) {
       ValueId value = info.results[index];
       record(result, value);
-      if (std::optional<Value> root = aliasedOperand(op, index)) {
+      if (std::optional<Value> root = aliasedOperand(op, index, &outOfPlace)) {
         auto it = graph.valueIds.find(*root);
-        if (it != graph.valueIds.end())
+        if (it == graph.valueIds.end())
+          continue;
+        if (writesInPlace(op, index))
+          graph.program.setInPlaceWrite(value, it->second);
+        else
           graph.program.setAlias(value, it->second);
       }
     }
     return success();
   }
 
-  /// Ops that read a donated argument's buffer or write its update into it
-  /// keep their order: a reordering that moved a read after the in-place
-  /// update would read the updated value (bufferization would copy the
-  /// argument instead, a buffer the model does not count). Updates are
-  /// backward ops and forward ops all run before backward ones, so only the
-  /// backward pass's accesses are ordered (all of them in a graph without a
-  /// boundary), leaving the forward pass free to reorder.
-  void orderDonatedAccesses() {
+  /// An op that writes in place into a buffer, and every op that reads
+  /// what the buffer held before, keep their order: a reordering that moved
+  /// such a read after the write would read the new contents (bufferization
+  /// would copy the buffer instead, a buffer the model does not count).
+  /// Forward ops all run before backward ones, so for a write in the
+  /// backward pass (an optimizer's update of a donated parameter) only the
+  /// backward pass's reads are ordered, leaving the forward pass free to
+  /// reorder.
+  void orderInPlaceAccesses() {
     Program &program = graph.program;
-    OpId first = program.backwardBegin == kNone ? 0 : program.backwardBegin;
-    for (OpId op = first; op < program.ops.size(); ++op)
-      if (llvm::any_of(program.ops[op].operands, [&](ValueId v) {
-            return donated.contains(program.rootOf(v));
+    std::vector<OpId> overwritten = overwriteTimes(program);
+    OpId backward = program.backwardBegin;
+    for (OpId op = 0; op < program.ops.size(); ++op) {
+      OpInfo &info = program.ops[op];
+      if (llvm::any_of(info.results, [&](ValueId v) {
+            return program.values[v].writesInPlace;
           }))
-        program.ops[op].ordered = true;
+        info.ordered = true;
+      for (ValueId operand : info.operands) {
+        OpId writer = overwritten[operand];
+        bool samePhase = backward == kNone || writer < backward ||
+                         op >= backward;
+        if (writer != kNone && samePhase)
+          info.ordered = true;
+      }
+    }
   }
 
 private:
@@ -381,8 +413,8 @@ private:
   }
 
   GraphProgram &graph;
-  /// Inputs donated to a result (`remat.aliasing_output`).
-  llvm::DenseSet<ValueId> donated;
+  /// Destinations the lowering writes out of place (InPlaceAnalysis.h).
+  const llvm::DenseSet<OpOperand *> &outOfPlace;
 
 public:
   /// remat.name tags of each value, for reports.
@@ -415,8 +447,12 @@ FailureOr<GraphProgram> remat::buildProgram(FunctionOpInterface function) {
   if (!body.hasOneBlock())
     return mlir::emitError(function.getLoc(), "the planner needs a single-block body; "
                               "program order is the schedule");
+  FailureOr<llvm::DenseSet<OpOperand *>> outOfPlace =
+      outOfPlaceDestinations(function);
+  if (failed(outOfPlace))
+    return failure();
   GraphProgram graph;
-  ProgramAssembler builder(graph);
+  ProgramAssembler builder(graph, *outOfPlace);
   Block &block = body.front();
   for (BlockArgument arg : block.getArguments())
     if (failed(builder.addInput(arg)))
@@ -424,7 +460,7 @@ FailureOr<GraphProgram> remat::buildProgram(FunctionOpInterface function) {
   for (Operation &op : block.without_terminator())
     if (failed(builder.addOp(&op)))
       return failure();
-  builder.orderDonatedAccesses();
+  builder.orderInPlaceAccesses();
   for (Value returned : block.getTerminator()->getOperands()) {
     auto it = graph.valueIds.find(returned);
     if (it != graph.valueIds.end())

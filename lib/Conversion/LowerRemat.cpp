@@ -2,6 +2,7 @@
 //--------------------------===//
 
 #include "remat/Analysis/ProgramBuilder.h"
+#include "remat/Analysis/RematStructure.h"
 #include "remat/Conversion/Passes.h"
 #include "remat/Dialect/Remat/RematOps.h"
 
@@ -21,21 +22,6 @@ using namespace mlir;
 using namespace remat;
 
 namespace {
-
-/// Moves the ops of `region`'s single block in front of `op`, with the block
-/// arguments replaced by `arguments` and `op`'s results by the terminator's
-/// operands; then erases `op`.
-void inlineRegionInPlace(Operation *op, Region &region, ValueRange arguments) {
-  Block &body = region.front();
-  for (auto [argument, value] : llvm::zip(body.getArguments(), arguments))
-    argument.replaceAllUsesWith(value);
-  Operation *terminator = body.getTerminator();
-  op->replaceAllUsesWith(terminator->getOperands());
-  terminator->erase();
-  op->getBlock()->getOperations().splice(op->getIterator(),
-                                         body.getOperations());
-  op->erase();
-}
 
 struct LowerRematPass final : remat::impl::LowerRematPassBase<LowerRematPass> {
   using Base::Base;
@@ -71,14 +57,8 @@ struct LowerRematPass final : remat::impl::LowerRematPassBase<LowerRematPass> {
     for (GraphOp graph : llvm::make_early_inc_range(module.getOps<GraphOp>()))
       lowerGraph(graph);
 
-    // Post-order: nested regions are flattened before their parents move.
-    SmallVector<Operation *> rematOps;
-    module.walk([&](Operation *op) {
-      if (isa<RecomputeOp, CheckpointOp, NameOp, BarrierOp, BackwardOp>(op))
-        rematOps.push_back(op);
-    });
-    for (Operation *op : rematOps)
-      lowerOp(op);
+    module.walk([&](RecomputeOp) { ++numRecomputes; });
+    flattenRematOps(module);
 
     // Planner annotations mean nothing to the lowering.
     module.walk([](Operation *op) {
@@ -169,19 +149,6 @@ struct LowerRematPass final : remat::impl::LowerRematPassBase<LowerRematPass> {
     ++numGraphs;
   }
 
-  void lowerOp(Operation *op) {
-    if (auto recompute = dyn_cast<RecomputeOp>(op)) {
-      inlineRegionInPlace(op, recompute.getBody(), recompute.getInputs());
-      ++numRecomputes;
-    } else if (auto checkpoint = dyn_cast<CheckpointOp>(op)) {
-      inlineRegionInPlace(op, checkpoint.getBody(), {});
-    } else if (isa<NameOp, BarrierOp>(op)) {
-      op->replaceAllUsesWith(op->getOperands());
-      op->erase();
-    } else if (isa<BackwardOp>(op)) {
-      op->erase();
-    }
-  }
 };
 
 } // namespace

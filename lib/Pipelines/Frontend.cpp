@@ -2,6 +2,7 @@
 
 #include "Frontend.h"
 
+#include "remat/Analysis/InPlaceAnalysis.h"
 #include "remat/Conversion/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -18,11 +19,11 @@ void remat::buildBufferizedFrontend(OpPassManager &pm, bool emitCInterface) {
   // Folds nothing: the memory model counts the planned ops as written.
   pm.nest<func::FuncOp>().addPass(createConvertToLinalgPass());
 
+  // The options the memory model's in-place analysis runs with.
   bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  bufferize.bufferAlignment = 0;
+  bufferize.bufferizeFunctionBoundaries = StepBufferization::kFunctionBoundaries;
+  bufferize.functionBoundaryTypeConversion = StepBufferization::kBoundaryLayout;
+  bufferize.bufferAlignment = StepBufferization::kBufferAlignment;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.nest<func::FuncOp>().addPass(createDonatedResultsPass());

@@ -22,6 +22,7 @@
 
 #include "IntervalTrees.h"
 
+#include "remat/Planning/InPlaceWrites.h"
 #include "remat/Planning/MemoryProfile.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -96,6 +97,10 @@ struct Chain {
   /// Bytes of operands that must now stay live through the peak op to feed
   /// the chain.
   uint64_t extendedBytes = 0;
+  /// The chain would read a value after an in-place write overwrote it, or
+  /// write in place into a buffer it does not create (InPlaceWrites.h): it
+  /// cannot be used.
+  bool overwrites = false;
 };
 
 /// Where a new recomputation goes: in front of original op `before`, after
@@ -264,6 +269,8 @@ private:
   /// Forward results of mustRecompute ops, and forward views of them, which
   /// must not stay live into the backward part.
   std::vector<bool> notSaveable;
+  /// For each value of `base`, the op whose in-place write ends it.
+  std::vector<OpId> overwritten;
 };
 
 GreedyPlanner::GreedyPlanner(const Program &program,
@@ -285,6 +292,7 @@ GreedyPlanner::GreedyPlanner(const Program &program,
     base.values[v].name.clear();
   }
 
+  overwritten = overwriteTimes(base);
   notSaveable.assign(base.values.size(), false);
   if (base.backwardBegin == kNone)
     return;
@@ -350,9 +358,21 @@ Chain GreedyPlanner::buildChain(ValueId value, Placement placement,
   for (size_t i = 0; i < chain.ops.size(); ++i) {
     for (ValueId operand : base.ops[chain.ops[i]].operands) {
       OpId def = base.values[operand].def;
-      if (def == kNone || llvm::is_contained(chain.ops, def))
+      if (def != kNone && llvm::is_contained(chain.ops, def))
         continue;
       ValueId version = currentVersion(operand);
+      // An original overwritten before `before` must be recomputed too.
+      if (version == operand && overwritten[operand] != kNone &&
+          overwritten[operand] < before) {
+        if (def != kNone && canRecompute(def) &&
+            chain.ops.size() < kMaxChainOps)
+          chain.ops.push_back(def);
+        else
+          chain.overwrites = true;
+        continue;
+      }
+      if (def == kNone)
+        continue;
       ValueId root = snapshot.program.rootOf(version);
       if (snapshot.program.values[root].def == kNone)
         continue;
@@ -375,8 +395,15 @@ Chain GreedyPlanner::buildChain(ValueId value, Placement placement,
     }
   }
   llvm::sort(chain.ops);
-  for (OpId op : chain.ops)
+  for (OpId op : chain.ops) {
     chain.flops = llvm::SaturatingAdd(chain.flops, base.ops[op].flops);
+    for (ValueId result : base.ops[op].results) {
+      const ValueInfo &info = base.values[result];
+      if (info.writesInPlace &&
+          !llvm::is_contained(chain.ops, base.values[info.aliasOf].def))
+        chain.overwrites = true;
+    }
+  }
   return chain;
 }
 
@@ -412,6 +439,9 @@ void GreedyPlanner::recomputeNotSaveable(Plan &plan) const {
         recomputedSince.clear();
         chain = buildChain(result, {before}, *current, kNone);
       }
+      // The value stays live instead: nothing can recompute it there.
+      if (chain.overwrites)
+        continue;
       plan.recomputes.push_back({result, before, std::move(chain.ops)});
       recomputedSince.insert(result);
     }
@@ -474,7 +504,7 @@ bool GreedyPlanner::buildCandidate(const Option &option,
   const ValueInfo &info = snapshot.program.values[option.live];
   Chain chain = buildChain(info.origin, option.placement, snapshot,
                            snapshot.profile.peakOp);
-  if (chain.extendedBytes >= info.bytes ||
+  if (chain.overwrites || chain.extendedBytes >= info.bytes ||
       !fitsGroup(option.placement, chain.ops.size()))
     return false;
   candidate.recompute = {info.origin, option.placement.before,
@@ -615,7 +645,8 @@ bool GreedyPlanner::sweepOverBudget(Plan &plan, const Snapshot &snapshot,
       // better gap may go first.
       gap.chain = buildChain(info.origin, placement, snapshot, op);
       gap.built = true;
-      gap.score = gap.chain.extendedBytes >= info.bytes
+      gap.score = gap.chain.overwrites ||
+                          gap.chain.extendedBytes >= info.bytes
                       ? -1
                       : scoreOf(info.bytes - gap.chain.extendedBytes,
                                 gap.chain.flops);

@@ -8,6 +8,8 @@
 
 #include "remat/Planning/Plan.h"
 
+#include "remat/Planning/InPlaceWrites.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -29,6 +31,58 @@ ValueId valueOrigin(const Program &program, ValueId v) {
 OpId opOrigin(const Program &program, OpId op) {
   OpId origin = program.ops[op].origin;
   return origin == kNone ? op : origin;
+}
+
+/// Whether the version of `value` that a chain in front of op `before`
+/// reads, for the `index`th recomputation, is a copy: a recomputation of
+/// `value` placed ahead of it.
+bool readsCopy(const Plan &plan, unsigned index, ValueId value, OpId before) {
+  for (unsigned k = 0; k < plan.recomputes.size(); ++k) {
+    const Recompute &other = plan.recomputes[k];
+    if (other.value == value &&
+        (other.before < before || (other.before == before && k < index)))
+      return true;
+  }
+  return false;
+}
+
+/// What is wrong with the buffers the `index`th recomputation reads and
+/// writes (InPlaceWrites.h), or an empty string: a chain op that writes in
+/// place may only write into a buffer the chain itself creates, and a value
+/// the chain reads from outside must still hold at `before`, unless the
+/// chain reads a copy of it.
+std::string checkOverwrites(const Program &program, const Plan &plan,
+                            unsigned index,
+                            const std::vector<OpId> &overwritten) {
+  const Recompute &recompute = plan.recomputes[index];
+  auto inChain = [&](ValueId v) {
+    OpId def = program.values[v].def;
+    return def != kNone && llvm::is_contained(recompute.chain, def);
+  };
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  for (OpId c : recompute.chain) {
+    for (ValueId result : program.ops[c].results) {
+      const ValueInfo &info = program.values[result];
+      if (info.writesInPlace && !inChain(info.aliasOf)) {
+        os << "op " << c << " in the chain writes in place into "
+           << program.values[info.aliasOf].name
+           << ", a buffer the chain does not create";
+        return message;
+      }
+    }
+    for (ValueId operand : program.ops[c].operands) {
+      if (inChain(operand) || overwritten[operand] == kNone ||
+          overwritten[operand] >= recompute.before ||
+          readsCopy(plan, index, operand, recompute.before))
+        continue;
+      os << "the chain reads " << program.values[operand].name
+         << " at op " << recompute.before << ", after op "
+         << overwritten[operand] << " overwrote its buffer";
+      return message;
+    }
+  }
+  return message;
 }
 
 /// Returns what is wrong with the `index`th recomputation, or an empty
@@ -292,12 +346,50 @@ std::string remat::verifyPlanShape(const Program &program, const Plan &plan) {
     if (!problem.empty())
       return "recompute #" + std::to_string(k) + ": " + problem;
   }
+  if (plan.recomputes.empty() || !hasInPlaceWrites(program))
+    return {};
+  std::vector<OpId> overwritten = overwriteTimes(program);
+  for (unsigned k = 0; k < plan.recomputes.size(); ++k) {
+    std::string problem = checkOverwrites(program, plan, k, overwritten);
+    if (!problem.empty())
+      return "recompute #" + std::to_string(k) + ": " + problem;
+  }
   return {};
+}
+
+void remat::dropOverwrittenReads(const Program &program, Plan &plan) {
+  if (!hasInPlaceWrites(program))
+    return;
+  std::vector<OpId> overwritten = overwriteTimes(program);
+  // Dropping one can make a later chain read the original instead of the
+  // dropped copy: check again until none is left.
+  for (bool dropped = true; dropped;) {
+    dropped = false;
+    for (unsigned k = plan.recomputes.size(); k-- > 0;) {
+      if (checkOverwrites(program, plan, k, overwritten).empty())
+        continue;
+      plan.recomputes.erase(plan.recomputes.begin() + k);
+      dropped = true;
+    }
+  }
 }
 
 std::string remat::verifyPlan(const Program &program, const Plan &plan) {
   if (std::string problem = verifyPlanShape(program, plan); !problem.empty())
     return problem;
+  // The rule above decides by recomputation; this one checks the program
+  // the plan makes (copies taking over, originals dropped).
+  if (hasInPlaceWrites(program)) {
+    Program planned = materialize(program, plan);
+    if (std::optional<ClobberedRead> read = findClobberedRead(planned)) {
+      std::string reader = read->reader == planned.ops.size()
+                               ? std::string("the return")
+                               : "op " + std::to_string(read->reader);
+      return reader + " of the planned step reads " +
+             planned.values[read->value].name + " after op " +
+             std::to_string(read->writer) + " overwrote its buffer";
+    }
+  }
   std::vector<unsigned> unread = unreadCopies(program, plan);
   if (!unread.empty()) {
     const Recompute &recompute = plan.recomputes[unread.front()];

@@ -66,6 +66,11 @@ void Program::setAlias(ValueId view, ValueId root) {
   values[view].bytes = 0;
 }
 
+void Program::setInPlaceWrite(ValueId result, ValueId destination) {
+  setAlias(result, destination);
+  values[result].writesInPlace = true;
+}
+
 ValueId Program::rootOf(ValueId v) const {
   while (values[v].aliasOf != kNone)
     v = values[v].aliasOf;

@@ -171,9 +171,13 @@ const SolverEntry kSolvers[] = {
 SolverResult remat::evaluatePlan(const Program &program, Plan plan,
                                  const SolverOptions &options) {
   SolverResult result;
+  dropOverwrittenReads(program, plan);
   dropUnreadRecomputes(program, plan);
   plan = shareRecomputedCopies(program, std::move(plan));
-  // A piece whose readers a later copy of the same value serves is unread.
+  // A piece whose readers a later copy of the same value serves is unread;
+  // a split chain may have left an in-place write outside the piece that
+  // creates its buffer.
+  dropOverwrittenReads(program, plan);
   dropUnreadRecomputes(program, plan);
   Program planned = materialize(program, plan);
   result.peakBytes =

@@ -3,6 +3,7 @@
 #include "remat/InitRemat.h"
 
 #include "remat/Analysis/CostModel.h"
+#include "remat/Analysis/InPlaceAnalysis.h"
 #include "remat/Autodiff/Passes.h"
 #include "remat/Conversion/Passes.h"
 #include "remat/Dialect/Remat/RematDialect.h"
@@ -14,6 +15,7 @@
 void remat::registerRematDialects(mlir::DialectRegistry &registry) {
   registry.insert<RematDialect>();
   registerCostModelExternalModels(registry);
+  registerInPlaceAnalysisExternalModels(registry);
 }
 
 void remat::registerRematPasses() {

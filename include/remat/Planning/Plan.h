@@ -63,7 +63,8 @@ Program materialize(const Program &program, const Plan &plan,
                     MaterializeMap &map);
 
 /// Checks that a plan is well formed for `program` (chain ops recomputable,
-/// chain closed under the rule above, `before` after the value's definition)
+/// chain closed under the rule above, `before` after the value's definition,
+/// every value read while its buffer holds it: InPlaceWrites.h)
 /// and that every copy it makes is read: by `before`, by a later chain, by a
 /// later op before another copy of the value takes over, or as an output.
 /// Returns an empty string when valid, else a description of the problem.
@@ -73,6 +74,14 @@ std::string verifyPlan(const Program &program, const Plan &plan);
 /// materialization: what the solvers' inner loops test before they evaluate
 /// a candidate (evaluatePlan then drops unread copies).
 std::string verifyPlanShape(const Program &program, const Plan &plan);
+
+/// Removes the recomputations that read a value after an in-place write
+/// overwrote its buffer, or write in place into a buffer their chain does
+/// not create (InPlaceWrites.h): the recomputation would read the wrong
+/// contents, or make bufferization copy a buffer. Solvers that build chains
+/// without knowing of in-place writes are repaired this way; the plan then
+/// keeps those values instead.
+void dropOverwrittenReads(const Program &program, Plan &plan);
 
 /// Removes the recomputations whose copy nothing reads (search moves leave
 /// them behind when a longer chain later absorbs their reader). Removing a

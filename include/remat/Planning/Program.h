@@ -30,6 +30,11 @@ struct ValueInfo {
   /// The value whose buffer this one is a view of, or kNone. Views keep their
   /// root's buffer alive until their own last use.
   ValueId aliasOf = kNone;
+  /// With aliasOf: the defining op writes this value into aliasOf's buffer
+  /// (a destination-passing op the lowering bufferizes in place, a donated
+  /// argument's update) rather than viewing it. From that op on, the buffer
+  /// no longer holds the values defined in it before (InPlaceWrites.h).
+  bool writesInPlace = false;
   /// Returned by the step: live until the end of the program.
   bool isOutput = false;
   /// The original value this one is a recomputed copy of (itself when it is
@@ -86,6 +91,9 @@ struct Program {
              uint64_t flops, bool recomputable, std::string name = {});
   /// Makes `view` a view of `root`'s buffer (and gives it 0 bytes).
   void setAlias(ValueId view, ValueId root);
+  /// Makes `result` the contents its defining op writes in place into
+  /// `destination`'s buffer (and gives it 0 bytes).
+  void setInPlaceWrite(ValueId result, ValueId destination);
   void markOutput(ValueId v) { values[v].isOutput = true; }
   /// Follows aliasOf to the buffer-owning value.
   ValueId rootOf(ValueId v) const;

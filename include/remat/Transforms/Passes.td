@@ -5,6 +5,15 @@
 
 include "mlir/Pass/PassBase.td"
 
+// The passes that model a step's memory ask bufferization what the lowered
+// step writes in place (InPlaceAnalysis.h): they lower a copy of the step to
+// these dialects first.
+defvar InPlaceAnalysisDialects = [
+  "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+  "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",
+  "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+  "::mlir::tensor::TensorDialect"];
+
 def InlineCheckpointsPass : Pass<"remat-inline-checkpoints"> {
   let summary = "Move remat.checkpoint bodies into the graph, recording the "
                 "policy on each op";
@@ -79,6 +88,7 @@ def SchedulePass : Pass<"remat-schedule"> {
               "Graphs whose order changed">,
     Statistic<"bytesSaved", "bytes-saved", "Peak bytes saved by reordering">
   ];
+  let dependentDialects = InPlaceAnalysisDialects;
 }
 
 def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
@@ -177,6 +187,7 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
     Statistic<"extraFlops", "extra-flops", "FLOPs added by recomputation">,
     Statistic<"bytesSaved", "bytes-saved", "Peak bytes saved">
   ];
+  let dependentDialects = InPlaceAnalysisDialects;
 }
 
 def ApplyPass : Pass<"remat-apply"> {
@@ -215,7 +226,8 @@ def ApplyPass : Pass<"remat-apply"> {
     %g = tosa.mul %r, %d ...
     ```
   }];
-  let dependentDialects = ["::remat::RematDialect"];
+  let dependentDialects =
+      !listconcat(["::remat::RematDialect"], InPlaceAnalysisDialects);
   let statistics = [
     Statistic<"numRegions", "recompute-regions",
               "remat.recompute regions created">
@@ -241,6 +253,7 @@ def PrintPeakPass : Pass<"remat-print-peak"> {
     Option<"timeline", "timeline", "bool", /*default=*/"true",
            "Also print the live bytes at every op">
   ];
+  let dependentDialects = InPlaceAnalysisDialects;
 }
 
 #endif // REMAT_TRANSFORMS_PASSES_TD

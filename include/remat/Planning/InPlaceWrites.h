@@ -1,0 +1,45 @@
+//===- InPlaceWrites.h - Buffers overwritten while the step runs -*- C++ -*-===//
+//
+// A value written in place (ValueInfo::writesInPlace) reuses the buffer of
+// its destination: from its defining op on, the buffer no longer holds what
+// was defined in it before. A read of such an older value after that op
+// would read the new contents, so bufferization would copy the buffer
+// instead, a copy the memory model does not count. Plans and schedules
+// therefore read a value only while its buffer still holds it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_PLANNING_INPLACEWRITES_H
+#define REMAT_PLANNING_INPLACEWRITES_H
+
+#include "remat/Planning/Program.h"
+
+#include <optional>
+#include <vector>
+
+namespace remat {
+
+/// For every value, the first op after its definition (after the start, for
+/// inputs) that writes in place into its buffer, or kNone: the value may be
+/// read up to and including that op, never after it.
+std::vector<OpId> overwriteTimes(const Program &program);
+
+/// Whether any value of `program` is written in place (else every value
+/// holds until its buffer dies and there is nothing to check).
+bool hasInPlaceWrites(const Program &program);
+
+/// A read of `value` by op `reader` (ops.size() for the step's return) after
+/// op `writer` overwrote its buffer.
+struct ClobberedRead {
+  ValueId value;
+  OpId reader;
+  OpId writer;
+};
+
+/// The first read, in program order, of a value whose buffer an earlier op
+/// overwrote, or nullopt when every value is read while it holds.
+std::optional<ClobberedRead> findClobberedRead(const Program &program);
+
+} // namespace remat
+
+#endif // REMAT_PLANNING_INPLACEWRITES_H

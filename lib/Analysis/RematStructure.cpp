@@ -1,0 +1,45 @@
+//===- RematStructure.cpp - The remat dialect's structure, flattened ------===//
+
+#include "remat/Analysis/RematStructure.h"
+
+#include "remat/Dialect/Remat/RematOps.h"
+
+using namespace mlir;
+using namespace remat;
+
+/// Moves the ops of `region`'s single block in front of `op`, with the block
+/// arguments replaced by `arguments` and `op`'s results by the terminator's
+/// operands; then erases `op`.
+static void inlineRegionInPlace(Operation *op, Region &region,
+                                ValueRange arguments) {
+  Block &body = region.front();
+  for (auto [argument, value] : llvm::zip(body.getArguments(), arguments))
+    argument.replaceAllUsesWith(value);
+  Operation *terminator = body.getTerminator();
+  op->replaceAllUsesWith(terminator->getOperands());
+  terminator->erase();
+  op->getBlock()->getOperations().splice(op->getIterator(),
+                                         body.getOperations());
+  op->erase();
+}
+
+void remat::flattenRematOps(Operation *root) {
+  // Post-order: nested regions are flattened before their parents move.
+  SmallVector<Operation *> rematOps;
+  root->walk([&](Operation *op) {
+    if (isa<RecomputeOp, CheckpointOp, NameOp, BarrierOp, BackwardOp>(op))
+      rematOps.push_back(op);
+  });
+  for (Operation *op : rematOps) {
+    if (auto recompute = dyn_cast<RecomputeOp>(op)) {
+      inlineRegionInPlace(op, recompute.getBody(), recompute.getInputs());
+    } else if (auto checkpoint = dyn_cast<CheckpointOp>(op)) {
+      inlineRegionInPlace(op, checkpoint.getBody(), {});
+    } else if (isa<NameOp, BarrierOp>(op)) {
+      op->replaceAllUsesWith(op->getOperands());
+      op->erase();
+    } else {
+      op->erase();
+    }
+  }
+}

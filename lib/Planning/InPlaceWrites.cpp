@@ -1,0 +1,55 @@
+//===- InPlaceWrites.cpp - Buffers overwritten while the step runs --------===//
+
+#include "remat/Planning/InPlaceWrites.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <algorithm>
+
+using namespace remat;
+
+bool remat::hasInPlaceWrites(const Program &program) {
+  return llvm::any_of(program.values,
+                      [](const ValueInfo &v) { return v.writesInPlace; });
+}
+
+std::vector<OpId> remat::overwriteTimes(const Program &program) {
+  std::vector<OpId> times(program.values.size(), kNone);
+  if (!hasInPlaceWrites(program))
+    return times;
+  // The ops writing into each buffer, in program order.
+  llvm::DenseMap<ValueId, llvm::SmallVector<OpId, 2>> writes;
+  for (OpId op = 0; op < program.ops.size(); ++op)
+    for (ValueId result : program.ops[op].results)
+      if (program.values[result].writesInPlace)
+        writes[program.rootOf(result)].push_back(op);
+  for (ValueId v = 0; v < program.values.size(); ++v) {
+    auto it = writes.find(program.rootOf(v));
+    if (it == writes.end())
+      continue;
+    OpId def = program.values[v].def;
+    // The first write after the definition (an input is defined before any
+    // op); the op defining `v` in place is its own write, not a later one.
+    auto later = def == kNone ? it->second.begin()
+                              : llvm::upper_bound(it->second, def);
+    if (later != it->second.end())
+      times[v] = *later;
+  }
+  return times;
+}
+
+std::optional<ClobberedRead> remat::findClobberedRead(const Program &program) {
+  std::vector<OpId> times = overwriteTimes(program);
+  for (OpId op = 0; op < program.ops.size(); ++op)
+    for (ValueId operand : program.ops[op].operands)
+      if (times[operand] != kNone && times[operand] < op)
+        return ClobberedRead{operand, op, times[operand]};
+  OpId end = program.ops.size();
+  for (ValueId v = 0; v < program.values.size(); ++v)
+    if (program.values[v].isOutput && program.values[v].def != kNone &&
+        times[v] != kNone)
+      return ClobberedRead{v, end, times[v]};
+  return std::nullopt;
+}

@@ -1,0 +1,109 @@
+//===- InPlaceWritesTest.cpp - Reads after in-place writes ----------------===//
+
+#include "remat/Planning/InPlaceWrites.h"
+#include "remat/Planning/Plan.h"
+#include "remat/Planning/Solver.h"
+
+#include <gtest/gtest.h>
+
+using namespace remat;
+
+namespace {
+
+/// x (input) -> a = f(x) -> e = g(a): e is a residual read by the backward
+/// pass; w = h(a) written in place into a's buffer (a dies there); then
+/// the boundary and a backward op reading e.
+struct OverwrittenResidual {
+  Program program;
+  ValueId x, a, e, w;
+  OpId makeE, overwrite, backward;
+
+  OverwrittenResidual() {
+    x = program.addInput(1000);
+    a = program.ops[program.addOp({x}, {1000}, 10, true)].results[0];
+    makeE = program.addOp({a}, {1000}, 10, true);
+    e = program.ops[makeE].results[0];
+    overwrite = program.addOp({a}, {1000}, 10, true);
+    w = program.ops[overwrite].results[0];
+    program.setInPlaceWrite(w, a);
+    OpId boundary = program.addOp({}, {}, 0, false);
+    program.ops[boundary].ordered = true;
+    program.backwardBegin = boundary;
+    backward = program.addOp({e, w}, {1000}, 10, true);
+    program.markOutput(program.ops[backward].results[0]);
+  }
+};
+
+TEST(InPlaceWritesTest, OverwriteTimesAreTheFirstLaterWrite) {
+  OverwrittenResidual step;
+  std::vector<OpId> times = overwriteTimes(step.program);
+  EXPECT_EQ(times[step.a], step.overwrite);
+  EXPECT_EQ(times[step.e], kNone);
+  // The in-place result holds from its own write on.
+  EXPECT_EQ(times[step.w], kNone);
+  EXPECT_EQ(times[step.x], kNone);
+  EXPECT_FALSE(findClobberedRead(step.program));
+}
+
+TEST(InPlaceWritesTest, InputsAreOverwrittenByTheirFirstWrite) {
+  Program program;
+  ValueId w = program.addInput(64);
+  program.addOp({w}, {64}, 1, true);
+  OpId update = program.addOp({w}, {64}, 1, true);
+  program.setInPlaceWrite(program.ops[update].results[0], w);
+  EXPECT_EQ(overwriteTimes(program)[w], update);
+  // A read after the update sees the new contents.
+  program.addOp({w}, {64}, 1, true);
+  std::optional<ClobberedRead> read2 = findClobberedRead(program);
+  ASSERT_TRUE(read2);
+  EXPECT_EQ(read2->value, w);
+  EXPECT_EQ(read2->writer, update);
+  EXPECT_EQ(read2->reader, update + 1);
+}
+
+TEST(InPlaceWritesTest, ARecomputationMayNotReadAnOverwrittenValue) {
+  OverwrittenResidual step;
+  // Recomputing e in the backward pass would read a after its overwrite.
+  Plan late;
+  late.recomputes.push_back({step.e, step.backward, {step.makeE}});
+  EXPECT_NE(verifyPlanShape(step.program, late).find("overwrote its buffer"),
+            std::string::npos);
+  EXPECT_FALSE(verifyPlan(step.program, late).empty());
+  // Recomputing a as well reads only x, which nothing overwrites.
+  Plan chain;
+  chain.recomputes.push_back(
+      {step.e, step.backward, {step.program.values[step.a].def, step.makeE}});
+  EXPECT_EQ(verifyPlan(step.program, chain), "");
+  // Repair drops the invalid recomputation and keeps the valid one.
+  Plan both = late;
+  dropOverwrittenReads(step.program, both);
+  EXPECT_TRUE(both.recomputes.empty());
+  dropOverwrittenReads(step.program, chain);
+  EXPECT_EQ(chain.recomputes.size(), 1u);
+}
+
+TEST(InPlaceWritesTest, AChainMayNotWriteIntoABufferItDoesNotCreate) {
+  OverwrittenResidual step;
+  Plan again;
+  again.recomputes.push_back({step.w, step.backward, {step.overwrite}});
+  EXPECT_NE(verifyPlanShape(step.program, again).find("writes in place"),
+            std::string::npos);
+}
+
+TEST(InPlaceWritesTest, EverySolverRespectsOverwrites) {
+  for (const char *name :
+       {"greedy", "ilp", "chain", "checkpoint-all", "sqrt-n", "xla"}) {
+    OverwrittenResidual step;
+    std::unique_ptr<Solver> solver = createSolver(name);
+    ASSERT_TRUE(solver) << name;
+    SolverOptions options;
+    options.minimize = true;
+    options.timeLimitSeconds = 5;
+    SolverResult result = solver->solve(step.program, options);
+    EXPECT_EQ(verifyPlan(step.program, result.plan), "") << name;
+    EXPECT_FALSE(findClobberedRead(materialize(step.program, result.plan)))
+        << name;
+  }
+}
+
+} // namespace
