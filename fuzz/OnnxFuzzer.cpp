@@ -7,7 +7,7 @@
 // too without spending input bytes on them.
 //
 // Byte mutation rarely keeps a model parseable while it changes an integer
-// in it, and never found a zero stride. So half the mutations are
+// in it, and never found a zero stride. So three mutations in four are
 // structural: the model is parsed, one attribute value, dim or tensor name
 // is set to an edge case, and the model is serialized again.
 //
@@ -19,6 +19,7 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <onnx/onnx_pb.h>
@@ -60,39 +61,42 @@ int64_t pick(Random &rng, int64_t n) {
   return static_cast<int64_t>(rng() % static_cast<uint64_t>(n));
 }
 
+/// Half the time one of the small values (0, -1, 1), which break the most.
 int64_t edgeValue(Random &rng) {
-  return kEdgeValues[pick(rng, std::size(kEdgeValues))];
+  return kEdgeValues[pick(rng, 2) ? pick(rng, 3)
+                                  : pick(rng, std::size(kEdgeValues))];
 }
 
 /// Sets one value of an existing INT or INTS attribute to an edge value, or
 /// gives an INTS attribute one value more or less.
 bool mutateAttribute(onnx::NodeProto &node, Random &rng) {
-  if (node.attribute_size() == 0)
+  llvm::SmallVector<onnx::AttributeProto *> integers;
+  for (onnx::AttributeProto &a : *node.mutable_attribute())
+    if (a.ints_size() > 0 || a.has_i())
+      integers.push_back(&a);
+  if (integers.empty())
     return false;
-  onnx::AttributeProto &attr =
-      *node.mutable_attribute(pick(rng, node.attribute_size()));
-  if (attr.ints_size() > 0) {
-    switch (pick(rng, 4)) {
-    case 0:
-      attr.add_ints(edgeValue(rng));
-      return true;
-    case 1:
-      attr.mutable_ints()->RemoveLast();
-      return true;
-    case 2:
-      for (int64_t &v : *attr.mutable_ints())
-        v = edgeValue(rng);
-      return true;
-    default:
-      attr.set_ints(pick(rng, attr.ints_size()), edgeValue(rng));
-      return true;
-    }
-  }
+  onnx::AttributeProto &attr = *integers[pick(rng, integers.size())];
   if (attr.has_i()) {
     attr.set_i(edgeValue(rng));
     return true;
   }
-  return false;
+  // Mostly values, keeping the count the rules ask for.
+  switch (pick(rng, 6)) {
+  case 0:
+    attr.add_ints(edgeValue(rng));
+    return true;
+  case 1:
+    attr.mutable_ints()->RemoveLast();
+    return true;
+  case 2:
+    for (int64_t &v : *attr.mutable_ints())
+      v = edgeValue(rng);
+    return true;
+  default:
+    attr.set_ints(pick(rng, attr.ints_size()), edgeValue(rng));
+    return true;
+  }
 }
 
 /// Adds (or replaces) an integer attribute, of either kind, with 0 to 4
@@ -162,14 +166,16 @@ bool mutateModel(onnx::ModelProto &model, Random &rng) {
   if (graph.node_size() == 0)
     return mutateDim(graph, rng);
   onnx::NodeProto &node = *graph.mutable_node(pick(rng, graph.node_size()));
-  switch (pick(rng, 6)) {
+  switch (pick(rng, 8)) {
   case 0:
   case 1:
-    return mutateAttribute(node, rng);
   case 2:
-    return addAttribute(node, rng);
   case 3:
+    return mutateAttribute(node, rng);
   case 4:
+    return addAttribute(node, rng);
+  case 5:
+  case 6:
     return mutateDim(graph, rng);
   default:
     return renameOutput(graph, rng);
@@ -182,7 +188,7 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
                                           size_t maxSize, unsigned int seed) {
   Random rng(seed);
   onnx::ModelProto model;
-  if (pick(rng, 2) == 0 || size > std::numeric_limits<int>::max() ||
+  if (pick(rng, 4) == 0 || size > std::numeric_limits<int>::max() ||
       !model.ParseFromArray(data, static_cast<int>(size)) ||
       !mutateModel(model, rng))
     return LLVMFuzzerMutate(data, size, maxSize);
