@@ -2,10 +2,13 @@
 
 #include "Importer.h"
 
+#include "AttributeRules.h"
+
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstring>
@@ -158,8 +161,43 @@ LogicalResult Importer::checkModel() {
   return success();
 }
 
+LogicalResult Importer::checkShape(const Twine &what, ArrayRef<int64_t> shape) {
+  // f32 bytes of at most 2^61 elements fit in int64_t, and so does the
+  // window arithmetic over such dims (see kMaxWindowValue).
+  constexpr int64_t kMaxElements = int64_t(1) << 61;
+  int64_t elements = 1;
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    if (d < 0)
+      return error() << "dimension " << i << " of " << what << " is " << d
+                     << ": an ONNX dimension is at least 0";
+    if (d == 0)
+      return error() << "dimension " << i << " of " << what
+                     << " is 0: empty tensors are not supported";
+    if (llvm::MulOverflow(elements, d, elements) || elements > kMaxElements)
+      return error() << what
+                     << " has more than 2^61 elements: its bytes do not fit "
+                        "in 64 bits";
+  }
+  return success();
+}
+
+LogicalResult Importer::claimOutputs(const onnx::NodeProto &node) {
+  for (const std::string &out : node.output()) {
+    if (out.empty())
+      continue; // An optional output left out.
+    auto [it, inserted] = producers.try_emplace(out, nodeDescription);
+    if (!inserted)
+      return error() << "output '" << out << "' is already produced by "
+                     << it->second;
+  }
+  return success();
+}
+
 LogicalResult Importer::collectInitializers() {
   for (const onnx::TensorProto &t : model.graph().initializer()) {
+    if (!producers.try_emplace(t.name(), "initializer '" + t.name() + "'")
+             .second)
+      return error() << "initializer '" << t.name() << "' is given twice";
     if (t.data_type() == onnx::TensorProto::INT64 ||
         t.data_type() == onnx::TensorProto::INT32) {
       FailureOr<SmallVector<int64_t>> v = decodeInts(t);
@@ -174,6 +212,8 @@ LogicalResult Importer::collectInitializers() {
                      << "': unsupported element type " << t.data_type()
                      << " (only float and int64 tensors are supported)";
     SmallVector<int64_t> dims(t.dims().begin(), t.dims().end());
+    if (failed(checkShape("initializer '" + t.name() + "'", dims)))
+      return failure();
     pending[t.name()].shape = dims;
     floatInitializers[t.name()] = &t;
   }
@@ -186,16 +226,24 @@ LogicalResult Importer::addDataInputs() {
   for (const onnx::ValueInfoProto &input : model.graph().input()) {
     if (pending.count(input.name()) || ints.count(input.name()))
       continue; // An initializer listed as an input (IR version < 4).
+    if (!producers.try_emplace(input.name(), "graph input '" + input.name() + "'")
+             .second)
+      return error() << "graph input '" << input.name() << "' is given twice";
     const onnx::TypeProto &type = input.type();
     if (!type.has_tensor_type() ||
         type.tensor_type().elem_type() != onnx::TensorProto::FLOAT)
       return error() << "input '" << input.name()
                      << "': only float tensor inputs are supported";
+    // A dim without a value is dynamic (-1); the options may fix it.
     SmallVector<int64_t> shape;
     for (const onnx::TensorShapeProto::Dimension &d :
-         type.tensor_type().shape().dim())
-      shape.push_back(d.has_dim_value() && d.dim_value() > 0 ? d.dim_value()
-                                                             : -1);
+         type.tensor_type().shape().dim()) {
+      if (d.has_dim_value() && d.dim_value() < 0)
+        return error() << "dimension " << shape.size() << " of input '"
+                       << input.name() << "' is " << d.dim_value()
+                       << ": an ONNX dimension is at least 0";
+      shape.push_back(d.has_dim_value() ? d.dim_value() : -1);
+    }
     if (first && !shape.empty())
       modelBatch = shape[0];
     if (opts.batch > 0 && !shape.empty())
@@ -214,6 +262,8 @@ LogicalResult Importer::addDataInputs() {
         return error() << "input '" << input.name() << "': dim " << i
                        << " is dynamic; fix it with --onnx-batch / "
                           "--onnx-input-shape";
+    if (failed(checkShape("input '" + input.name() + "'", shape)))
+      return failure();
     BlockArgument arg = body.addArgument(
         tb.type(shape), NameLoc::get(builder.getStringAttr(input.name())));
     values[input.name()] = Entry{arg, false};
@@ -227,6 +277,16 @@ Value Importer::materialize(StringRef name, const PendingParameter &p) {
                                NameLoc::get(builder.getStringAttr(name)));
   values[name] = Entry{arg, false};
   return arg;
+}
+
+std::optional<int64_t> Importer::rankOf(StringRef name) const {
+  auto it = values.find(name);
+  if (it != values.end())
+    return shapeOf(it->second.value).size();
+  auto p = pending.find(name);
+  if (p != pending.end())
+    return p->second.shape.size();
+  return std::nullopt;
 }
 
 FailureOr<Entry> Importer::lookup(StringRef name) {
@@ -346,7 +406,18 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
                    << node.input_size();
   if (node.output_size() < 1)
     return error() << "expected an output";
-  return it->second(*this, node);
+  if (failed(checkAttributes(*this, node)) || failed(claimOutputs(node)) ||
+      failed(it->second(*this, node)))
+    return failure();
+  // The limits on input shapes bound every later node's shape arithmetic
+  // only while no node makes a larger (or an empty) tensor.
+  for (const std::string &out : node.output()) {
+    auto v = values.find(out);
+    if (v != values.end() &&
+        failed(checkShape("output '" + out + "'", logicalShape(v->second))))
+      return failure();
+  }
+  return success();
 }
 
 OwningOpRef<ModuleOp> Importer::run() {

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/Twine.h"
 
 #include <onnx/onnx_pb.h>
 
@@ -52,6 +53,16 @@ public:
 
   /// An error at the current node, naming it.
   mlir::InFlightDiagnostic error();
+
+  /// The rank of a defined tensor or pending parameter, without
+  /// materializing it.
+  std::optional<int64_t> rankOf(llvm::StringRef name) const;
+
+  /// Fails unless every dim of a tensor's shape is positive (ONNX allows 0,
+  /// but no later stage handles empty tensors) and its f32 bytes fit in 63
+  /// bits; `what` names the tensor in the message ("input 'x'").
+  mlir::LogicalResult checkShape(const llvm::Twine &what,
+                                 llvm::ArrayRef<int64_t> shape);
 
   /// True when input `i` of `node` is present (optional inputs are "").
   static bool hasInput(const onnx::NodeProto &node, int i);
@@ -100,6 +111,7 @@ private:
   mlir::LogicalResult checkModel();
   mlir::LogicalResult collectInitializers();
   mlir::LogicalResult addDataInputs();
+  mlir::LogicalResult claimOutputs(const onnx::NodeProto &node);
   mlir::LogicalResult importNode(const onnx::NodeProto &node, int index);
   mlir::Value materialize(llvm::StringRef name, const PendingParameter &p);
 
@@ -121,6 +133,8 @@ private:
   llvm::StringMap<const onnx::TensorProto *> floatInitializers;
   llvm::StringMap<llvm::SmallVector<int64_t>> ints;
   llvm::StringMap<double> floats;
+  /// Who defines each tensor name: a graph input, an initializer or a node.
+  llvm::StringMap<std::string> producers;
 };
 
 // Attribute access.

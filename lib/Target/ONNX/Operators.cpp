@@ -9,6 +9,8 @@
 
 #include "Importer.h"
 
+#include "AttributeRules.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/Support/MathExtras.h"
@@ -246,9 +248,17 @@ LogicalResult importConv(Importer &im, const NodeProto &node) {
     return im.error() << "only 2-D convolutions are supported";
   int64_t groups = intAttr(node, "group", 1);
   int64_t outC = ws[0], groupC = ws[1];
-  if (groups < 1 || groupC * groups != xs[3] || outC % groups)
+  if (xs[3] % groups || xs[3] / groups != groupC || outC % groups)
     return im.error() << "weight shape does not match " << xs[3]
                       << " input channels in " << groups << " groups";
+  SmallVector<int64_t> kernelShape = intsAttr(node, "kernel_shape");
+  if (!kernelShape.empty() && kernelShape != ArrayRef<int64_t>{ws[2], ws[3]})
+    return im.error() << "attribute 'kernel_shape' must match the " << ws[2]
+                      << "x" << ws[3] << " kernel of weight '" << node.input(1)
+                      << "'";
+  if (ws[2] > kMaxWindowValue || ws[3] > kMaxWindowValue)
+    return im.error() << "kernel sizes above " << kMaxWindowValue
+                      << " are not supported";
   FailureOr<Window2d> win = readWindow(im, node, xs[1], xs[2], {ws[2], ws[3]});
   if (failed(win))
     return failure();
@@ -259,6 +269,11 @@ LogicalResult importConv(Importer &im, const NodeProto &node) {
     FailureOr<Value> b = im.logical(node.input(2));
     if (failed(b))
       return failure();
+    if (shapeOf(*b) != ArrayRef<int64_t>{outC})
+      return im.error() << "bias '" << node.input(2) << "' must be a 1-D "
+                        << "tensor of " << outC
+                        << " values, one per output channel, got "
+                        << b->getType();
     bias = *b;
   } else {
     bias = tb.splat({outC}, 0.0);
@@ -565,10 +580,13 @@ LogicalResult importLrn(Importer &im, const NodeProto &node) {
   double alpha = floatAttr(node, "alpha", 1e-4f), beta = floatAttr(node, "beta", 0.75f),
          bias = floatAttr(node, "bias", 1.0f);
   ArrayRef<int64_t> s = shapeOf(*x);
-  int64_t lo = (size - 1) / 2, hi = size - 1 - lo;
+  // A window reaches at most C - 1 channels either side: a larger size
+  // sums no more, however large the model says it is.
+  int64_t lo = std::min((size - 1) / 2, s[3] - 1);
+  int64_t hi = std::min(size - 1 - (size - 1) / 2, s[3] - 1);
   Value sq = tb.pad(tb.mul(*x, *x), {0, 0, 0, lo}, {0, 0, 0, hi});
   Value sum;
-  for (int64_t i = 0; i < size; ++i) {
+  for (int64_t i = 0, e = lo + hi + 1; i < e; ++i) {
     Value part = tb.slice(sq, {0, 0, 0, i}, {s[0], s[1], s[2], s[3]});
     sum = sum ? tb.add(sum, part) : part;
   }
@@ -595,8 +613,6 @@ LogicalResult importConcat(Importer &im, const NodeProto &node) {
   }
   int64_t rank = im.logicalShape(entries.front()).size();
   int64_t axis = normalizeAxis(intAttr(node, "axis", 1), rank);
-  if (failed(checkAxes(im, axis, rank)))
-    return failure();
   SmallVector<Value> values;
   for (const Entry &e : entries)
     values.push_back(allNhwc ? e.value : im.toLogical(e));
@@ -654,8 +670,9 @@ LogicalResult importPad(Importer &im, const NodeProto &node) {
     hi[pd] = std::max<int64_t>(after, 0);
     cropLo[pd] = std::max<int64_t>(-before, 0);
     cropHi[pd] = std::max<int64_t>(-after, 0);
-    if (cropLo[pd] > shapeOf(x)[pd] - cropHi[pd])
-      return im.error() << "negative pads crop more than axis " << d << " holds";
+    if (cropLo[pd] >= shapeOf(x)[pd] - cropHi[pd])
+      return im.error() << "negative pads crop all of axis " << d
+                        << ": empty tensors are not supported";
   }
   int64_t elements = 1, size;
   for (int64_t d = 0; d < rank; ++d)
@@ -753,11 +770,6 @@ LogicalResult importTranspose(Importer &im, const NodeProto &node) {
   if (perm.empty())
     for (int64_t i = rank - 1; i >= 0; --i)
       perm.push_back(i);
-  if (static_cast<int64_t>(perm.size()) != rank)
-    return im.error() << "perm must be a permutation of the " << rank
-                      << " dims";
-  if (failed(checkAxes(im, perm, rank)))
-    return failure();
   SmallVector<int32_t> perms(perm.begin(), perm.end());
   im.define(node.output(0), im.tosa().transpose(*x, perms));
   return success();
@@ -911,8 +923,14 @@ LogicalResult importConstant(Importer &im, const NodeProto &node) {
     return success();
   }
   FailureOr<SmallVector<float>> v = decodeFloats(t);
-  if (failed(v) || static_cast<int64_t>(v->size()) != numElements(dims))
+  if (failed(v))
     return im.error() << "only float and int64 constants are supported";
+  if (failed(im.checkShape("constant '" + out + "'", dims)))
+    return failure();
+  if (static_cast<int64_t>(v->size()) != numElements(dims))
+    return im.error() << "constant '" << out << "' holds " << v->size()
+                      << " values, but its dims call for "
+                      << numElements(dims);
   if (v->size() == 1)
     im.defineFloat(out, (*v)[0]);
   im.define(out, tb.constant(DenseElementsAttr::get(
@@ -924,11 +942,18 @@ LogicalResult importConstantOfShape(Importer &im, const NodeProto &node) {
   std::optional<SmallVector<int64_t>> shape = im.constantInts(node.input(0));
   if (!shape)
     return im.error() << "the shape must be a compile-time constant";
+  if (failed(im.checkShape("output '" + node.output(0) + "'", *shape)))
+    return failure();
   const onnx::AttributeProto *a = findAttr(node, "value");
   if (a && a->has_t() && a->t().data_type() != onnx::TensorProto::FLOAT) {
+    // Integer tensors are shapes and axes, read at compile time.
+    constexpr int64_t kMaxInts = 1 << 16;
     FailureOr<SmallVector<int64_t>> v = decodeInts(a->t());
     if (failed(v) || v->size() != 1)
       return im.error() << "only float and int64 values are supported";
+    if (numElements(*shape) > kMaxInts)
+      return im.error() << "integer tensors of more than " << kMaxInts
+                        << " values are not supported";
     im.defineInts(node.output(0),
                   SmallVector<int64_t>(numElements(*shape), (*v)[0]));
     return success();
@@ -943,7 +968,16 @@ LogicalResult importShape(Importer &im, const NodeProto &node) {
   FailureOr<Entry> x = im.lookup(node.input(0));
   if (failed(x))
     return failure();
-  im.defineInts(node.output(0), im.logicalShape(*x));
+  SmallVector<int64_t> shape = im.logicalShape(*x);
+  // ONNX counts negative bounds from the end and clamps both to [0, rank].
+  int64_t rank = shape.size();
+  auto bound = [rank](int64_t b) {
+    return std::clamp<int64_t>(b < 0 ? b + rank : b, 0, rank);
+  };
+  int64_t start = bound(intAttr(node, "start", 0));
+  int64_t end = std::max(start, bound(intAttr(node, "end", rank)));
+  im.defineInts(node.output(0),
+                ArrayRef<int64_t>(shape).slice(start, end - start));
   return success();
 }
 
