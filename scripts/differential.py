@@ -11,9 +11,10 @@ it without a budget and at 0.7, 0.5 and min (`--remat-pipeline`, best
 effort); remat-run lowers and runs each plan on the same generated inputs;
 test/E2E/check-peaks.py then requires outputs bit-identical to the
 unplanned run and measured peak == predicted peak, every time. A tool that
-fails (non-zero exit) is a failure too. Where remat-run lowers to an arena
-by default, it runs with --arena=false: the peak of one allocation per
-buffer is what the model predicts.
+fails (non-zero exit) is a failure too. Each plan runs twice: with
+--arena=false (the peak of one allocation per buffer is the predicted live
+peak) and in one arena (the arena remat-run measures is the planned one,
+check-peaks.py --arena).
 
 Prints each failing seed with what failed and the command that reproduces
 it (the step's file is kept under --work, with the planned steps, reports
@@ -59,46 +60,55 @@ def run_tool(argv, out_path=None):
 
 
 def run_options(bindir):
-    """remat-run's options: with an arena lowering, one allocation per buffer
-    (the peak of the tracking allocator is what the model predicts)."""
-    usage = subprocess.run([os.path.join(bindir, "remat-run"), "--help"],
-                           stdout=subprocess.PIPE, text=True).stdout
-    return ["--json", "-O", "0"] + (["--arena=false"] if "--arena" in usage
-                                    else [])
-
+    """remat-run's options for the live-peak run (one allocation per buffer)
+    and for the arena run."""
+    common = ["--json", "-O", "0"]
+    return common + ["--arena=false"], common
 
 def check_step(step, seed, bindir, options):
     """Plans, runs and checks one step file; returns (runs, check-peaks
     lines, problem or None). Keeps every file next to the step on failure."""
+    live_options, arena_options = options
     stem = os.path.splitext(step)[0]
-    runs = []
+    runs, arenas = [], []
     made = []
     for budget in BUDGETS:
         tag = budget or "none"
-        report, planned, measured = ("%s.%s.%s" % (stem, tag, ext)
-                                     for ext in ("json", "planned.mlir",
-                                                 "run"))
-        made += [report, planned, measured]
+        report, planned, measured, arena = (
+            "%s.%s.%s" % (stem, tag, ext)
+            for ext in ("json", "planned.mlir", "run", "arena.run"))
+        made += [report, planned, measured, arena]
         plan = "best-effort=true report=%s" % report
         if budget:
             plan = "budget=%s %s" % (budget, plan)
         problem = run_tool([os.path.join(bindir, "remat-opt"), step,
                             "--remat-pipeline=" + plan, "-o", planned])
+        run = [os.path.join(bindir, "remat-run"), planned, "--seed=%d" % seed]
         if not problem:
-            problem = run_tool([os.path.join(bindir, "remat-run"), planned,
-                                "--seed=%d" % seed] + options, measured)
+            problem = run_tool(run + live_options, measured)
+        if not problem:
+            problem = run_tool(run + arena_options, arena)
         if problem:
-            return len(runs) // 2 + 1, [], "budget=%s: %s" % (tag, problem)
+            return len(runs) + 1, [], "budget=%s: %s" % (tag, problem)
         runs += [report, measured]
-    check = subprocess.run([sys.executable, CHECK_PEAKS, runs[1]] + runs,
-                           stdout=subprocess.PIPE, text=True)
-    lines = check.stdout.splitlines()
-    if check.returncode != 0:
-        return len(BUDGETS), lines, "; ".join(
-            line for line in lines if "FAIL" in line)
+        arenas += [report, arena]
+    lines = []
+    failures = []
+    for mode in ([], ["--arena"]):
+        pairs = runs if not mode else arenas
+        check = subprocess.run([sys.executable, CHECK_PEAKS] + mode +
+                               [runs[1]] + pairs,
+                               stdout=subprocess.PIPE, text=True)
+        lines += ["%s%s" % ("arena " if mode else "", line)
+                  for line in check.stdout.splitlines()]
+        if check.returncode != 0:
+            failures += [line for line in check.stdout.splitlines()
+                         if "FAIL" in line]
+    if failures:
+        return 2 * len(BUDGETS), lines, "; ".join(failures)
     for path in made:
         os.remove(path)
-    return len(BUDGETS), lines, None
+    return 2 * len(BUDGETS), lines, None
 
 
 def check_seed(seed, ops, bindir, work, options):

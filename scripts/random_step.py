@@ -14,7 +14,13 @@ gradient pass does. The ops are drawn from the supported families:
 - linalg (matmul into a filled init, elementwise add), tensor views
   (extract_slice, collapse_shape/expand_shape);
 - arith and math on tensors;
-- calls to private helper functions defined in the module.
+- calls to private helper functions defined in the module;
+- destination-passing ops that write into an existing value (linalg.generic
+  with that value as its init, linalg.fill, tensor.insert_slice), which
+  bufferization writes in place where the value dies there and copies
+  where it is read again;
+- donated weights (`remat.aliasing_output`) updated in place at the end of
+  the backward pass by an SGD step on a weight-shaped gradient.
 
 The values do not compute a real gradient: the point is a program shape
 whose peak memory and outputs the planner must preserve. Every value that
@@ -52,6 +58,9 @@ class Step:
         self.batch, self.width = b, w
         self.args = [("%x", (b, w))] + [
             ("%%w%d" % i, (w, w)) for i in range(rng.randint(1, 3))]
+        # Weights updated in place at the end (their results come first).
+        self.donated = [v for v in self.args[1:] if rng.random() < 0.4]
+        self.maps = False
         self.shapes = dict(self.args)
         for name, _ in self.args:
             self.uses[name] = 0
@@ -264,6 +273,57 @@ class Step:
         return self.emit("func.call %s(%s) : (%s) -> %s"
                          % (name, a[0], t, t), a[1], [a])
 
+    def write_into(self, a, dest):
+        """dest <- a * dest, written into dest's buffer (a linalg.generic
+        whose init is `dest`)."""
+        t = ttype(a[1])
+        ids = ", ".join("d%d" % i for i in range(len(a[1])))
+        self.maps = True
+        return self.emit(
+            "linalg.generic {indexing_maps = [#id%d, #id%d], iterator_types = "
+            "[%s]} ins(%s : %s) outs(%s : %s) {\n"
+            "  ^bb0(%%in: f32, %%out: f32):\n"
+            "    %%r = arith.mulf %%in, %%out : f32\n"
+            "    linalg.yield %%r : f32\n"
+            "  } -> %s" % (len(a[1]), len(a[1]),
+                           ", ".join(['"parallel"'] * len(a[1])), a[0], t,
+                           dest[0], t, t), a[1], [a, dest])
+
+    def fill_into(self, dest):
+        t = ttype(dest[1])
+        return self.emit("linalg.fill ins(%s : f32) outs(%s : %s) -> %s"
+                         % (self.scalar_zero(), dest[0], t, t), dest[1],
+                         [dest])
+
+    def insert_into(self, a, dest):
+        """The left half of tanh(a) inserted into dest."""
+        m, n = a[1]
+        half = (m, n // 2)
+        s = self.emit(
+            "tensor.extract_slice %s[0, 0] [%d, %d] [1, 1] : %s to %s"
+            % (a[0], m, n // 2, ttype(a[1]), ttype(half)), half, [a])
+        t = self.unary(s, "tosa.tanh")
+        return self.emit(
+            "tensor.insert_slice %s into %s[0, 0] [%d, %d] [1, 1] : %s into %s"
+            % (t[0], dest[0], m, n // 2, ttype(half), ttype(dest[1])),
+            dest[1], [t, dest])
+
+    def sgd_update(self, weight, a, g):
+        """weight - 0.01 * transpose(a) x g, written into the weight."""
+        grad = self.tosa_matmul(self.transpose(a), g)
+        t = ttype(weight[1])
+        lr = self.cached(("lr",), "lr", "arith.constant 1.000000e-02 : f32")
+        self.maps = True
+        return self.emit(
+            "linalg.generic {indexing_maps = [#id2, #id2], iterator_types = "
+            "[\"parallel\", \"parallel\"]} ins(%s : %s) outs(%s : %s) {\n"
+            "  ^bb0(%%in: f32, %%out: f32):\n"
+            "    %%m = arith.mulf %%in, %s : f32\n"
+            "    %%r = arith.subf %%out, %%m : f32\n"
+            "    linalg.yield %%r : f32\n"
+            "  } -> %s" % (grad[0], t, weight[0], t, lr, t), weight[1],
+            [grad, weight])
+
     # -- the step -----------------------------------------------------------
 
     def same_shape(self, pool, shape):
@@ -276,7 +336,8 @@ class Step:
         square = a[1][0] == a[1][1]
         kinds = ["unary", "unary", "binary", "fold", "mask", "matmul",
                  "linalg_matmul", "linalg_add", "const", "slice", "collapse",
-                 "reduce", "arith", "call", "transpose"]
+                 "reduce", "arith", "call", "transpose", "write_into",
+                 "fill_into", "insert_into"]
         kind = rng.choice(kinds)
         if kind == "unary":
             return self.unary(a, rng.choice(
@@ -307,6 +368,17 @@ class Step:
             return self.linalg_matmul(a, w)
         if kind == "linalg_add":
             return self.linalg_add(a, other)
+        # Destinations are activations, never the step's arguments: those
+        # belong to the caller unless donated.
+        dests = [v for v in self.same_shape(pool, a[1])
+                 if v[0] != a[0] and v not in self.args]
+        if kind == "write_into" and dests:
+            return self.write_into(a, rng.choice(dests))
+        if kind == "fill_into" and dests:
+            return self.binary(a, self.fill_into(rng.choice(dests)),
+                               "tosa.add")
+        if kind == "insert_into" and dests and a[1][1] % 2 == 0:
+            return self.insert_into(a, rng.choice(dests))
         if kind == "const":
             return self.binary(a, self.constant(a[1]), "tosa.add")
         if kind == "slice" and a[1][1] % 2 == 0:
@@ -342,17 +414,34 @@ class Step:
                 g = self.binary(g, act, "tosa.add")
             else:
                 g = self.forward_op([act, g])
+        updated = [self.sgd_update(w, x, g) for w in self.donated
+                   if g[1] == x[1]]
+        # The gradient needs the shape of x; without it nothing is donated.
+        if not updated:
+            self.donated = []
         # Every value nothing reads is a result, so nothing is dead.
         arguments = dict(self.args)
-        return [(v, self.shapes[v]) for v in self.uses
-                if self.uses[v] == 0 and v not in arguments]
+        rest = [(v, self.shapes[v]) for v in self.uses
+                if self.uses[v] == 0 and v not in arguments and
+                v not in dict(updated)]
+        return updated + rest
 
     def text(self, seed):
         out = self.build()
         head = ["// Random step, seed %d (scripts/random_step.py %d --ops=%d)."
                 % (seed, seed, self.ops)]
+        if self.maps:
+            head += ["#id%d = affine_map<(%s) -> (%s)>" % (r, ids, ids)
+                     for r, ids in ((1, "d0"), (2, "d0, d1"))]
         head += self.helpers
-        args = ", ".join("%s: %s" % (n, ttype(s)) for n, s in self.args)
+
+        def arg(name, shape):
+            text = "%s: %s" % (name, ttype(shape))
+            if (name, shape) in self.donated:
+                text += " {remat.aliasing_output = %d : i64}" % (
+                    self.donated.index((name, shape)))
+            return text
+        args = ", ".join(arg(n, s) for n, s in self.args)
         rtypes = ", ".join(ttype(s) for _, s in out)
         head.append("remat.graph @step(%s) -> (%s) {" % (args, rtypes))
         body = self.lines + ["  remat.return %s : %s"
