@@ -10,12 +10,15 @@
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotModuleBufferize.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 using namespace remat;
@@ -48,18 +51,54 @@ static void collectCallees(Operation *function,
   });
 }
 
-FailureOr<llvm::DenseSet<OpOperand *>>
-remat::outOfPlaceDestinations(FunctionOpInterface function) {
-  llvm::DenseSet<OpOperand *> outOfPlace;
-  SmallVector<OpOperand *> destinations;
+namespace {
+
+/// The name of the location that marks the ops a step op became.
+std::string markOf(unsigned index) {
+  return "remat.alias." + std::to_string(index);
+}
+
+/// Whether `value`, a result of the ops marked `group` (the ops one step op
+/// became), shares the buffer its group reads: each op from `value` back to
+/// the first value defined outside the group passes its operand's buffer
+/// on, as the analysis decided. Ops the analysis does not know keep the
+/// model's view.
+bool sharesBuffer(Value value, const llvm::DenseSet<Operation *> &group,
+                  const bufferization::OneShotAnalysisState &state) {
+  const bufferization::BufferizationOptions &options = state.getOptions();
+  for (unsigned steps = 0; steps < 16; ++steps) {
+    Operation *op = value.getDefiningOp();
+    if (!op || !group.contains(op))
+      return true;
+    if (!options.dynCastBufferizableOp(op))
+      return true;
+    OpOperand *source = nullptr;
+    for (const bufferization::AliasingOpOperand &alias :
+         state.getAliasingOpOperands(value))
+      if (alias.isDefinite) {
+        source = alias.opOperand;
+        break;
+      }
+    if (!source || !state.isInPlace(*source))
+      return false;
+    value = source->get();
+  }
+  return true;
+}
+
+} // namespace
+
+FailureOr<llvm::DenseSet<Value>>
+remat::copiedAliases(FunctionOpInterface function, AliasOf aliasOf) {
+  llvm::DenseSet<Value> copied;
+  bool writes = false;
   function->walk([&](DestinationStyleOpInterface op) {
-    if (op.hasPureTensorSemantics())
-      for (OpOperand &init : op.getDpsInitsMutable())
-        destinations.push_back(&init);
+    writes |= op.hasPureTensorSemantics() && op.getNumDpsInits() > 0;
   });
-  // Every other op the lowering makes writes into a new tensor.empty.
-  if (destinations.empty())
-    return outOfPlace;
+  // Every other op the lowering makes writes into a new tensor.empty, and a
+  // view only needs a copy of a buffer something overwrites.
+  if (!writes)
+    return copied;
 
   // The step as a func.func in a module of its own, with the functions it
   // calls; `mapping` relates the copy's ops to the step's.
@@ -73,11 +112,32 @@ remat::outOfPlaceDestinations(FunctionOpInterface function) {
     builder.clone(*callee);
   auto type = dyn_cast<FunctionType>(function.getFunctionType());
   if (!type)
-    return outOfPlace;
+    return copied;
   auto copy = func::FuncOp::create(builder, function.getLoc(), "step", type);
   copy.setArgAttrsAttr(function.getArgAttrsAttr());
   IRMapping mapping;
   function.getFunctionBody().cloneInto(&copy.getBody(), mapping);
+
+  // Each op with a result the model takes for an alias marks, through its
+  // location, the ops the lowering turns it into (patterns give the ops
+  // they create the location of the op they replace).
+  SmallVector<Operation *> aliasing;
+  function->walk([&](Operation *op) {
+    for (unsigned i = 0; i < op->getNumResults(); ++i)
+      if (aliasOf(op, i)) {
+        Operation *clone = mapping.lookupOrNull(op);
+        if (!clone)
+          break;
+        clone->setLoc(NameLoc::get(
+            StringAttr::get(context, markOf(aliasing.size())),
+            clone->getLoc()));
+        aliasing.push_back(op);
+        break;
+      }
+  });
+  if (aliasing.empty())
+    return copied;
+
   Block &body = copy.getBody().front();
   Operation *terminator = body.getTerminator();
   if (!isa<func::ReturnOp>(terminator)) {
@@ -98,14 +158,70 @@ remat::outOfPlaceDestinations(FunctionOpInterface function) {
   if (failed(bufferization::analyzeModuleOp(*scratch, state)))
     return mlir::emitError(function.getLoc(),
                            "bufferization cannot analyze this step");
-  for (OpOperand *destination : destinations) {
-    Operation *op = mapping.lookupOrNull(destination->getOwner());
-    if (!op)
-      continue;
-    OpOperand &copied = op->getOpOperand(destination->getOperandNumber());
-    // An op the analysis does not know gets a buffer of its own.
-    if (!options.dynCastBufferizableOp(op) || !state.isInPlace(copied))
-      outOfPlace.insert(destination);
+
+  // The ops each marked step op became.
+  std::vector<llvm::DenseSet<Operation *>> groups(aliasing.size());
+  llvm::StringMap<unsigned> marks;
+  for (unsigned k = 0; k < aliasing.size(); ++k)
+    marks[markOf(k)] = k;
+  copy.walk([&](Operation *op) {
+    if (auto name = dyn_cast<NameLoc>(op->getLoc())) {
+      auto it = marks.find(name.getName().getValue());
+      if (it != marks.end())
+        groups[it->second].insert(op);
+    }
+  });
+  for (auto [k, op] : llvm::enumerate(aliasing)) {
+    const llvm::DenseSet<Operation *> &group = groups[k];
+    // The group's results that ops outside it read, in order.
+    SmallVector<Value> results;
+    if (group.size() == 1 &&
+        (*group.begin())->getNumResults() == op->getNumResults()) {
+      llvm::append_range(results, (*group.begin())->getResults());
+    } else {
+      for (Operation *member : group)
+        for (Value result : member->getResults())
+          if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+                return !group.contains(user);
+              }))
+            results.push_back(result);
+      // Not one value per result: the model's view stands.
+      if (results.size() != op->getNumResults())
+        continue;
+    }
+    for (unsigned i = 0; i < op->getNumResults(); ++i)
+      if (aliasOf(op, i) && !sharesBuffer(results[i], group, state))
+        copied.insert(op->getResult(i));
   }
-  return outOfPlace;
+  return copied;
+}
+
+LogicalResult remat::makeCopiesExplicit(FunctionOpInterface function,
+                                        AliasOf aliasOf) {
+  FailureOr<llvm::DenseSet<Value>> copied = copiedAliases(function, aliasOf);
+  if (failed(copied))
+    return failure();
+  SmallVector<OpOperand *> destinations;
+  function->walk([&](DestinationStyleOpInterface op) {
+    if (!op.hasPureTensorSemantics())
+      return;
+    for (OpOperand &init : op.getDpsInitsMutable())
+      if (copied->contains(op.getTiedOpResult(&init)))
+        destinations.push_back(&init);
+  });
+  OpBuilder builder(function->getContext());
+  for (OpOperand *init : destinations) {
+    Operation *op = init->getOwner();
+    auto type = cast<RankedTensorType>(init->get().getType());
+    builder.setInsertionPoint(op);
+    Value fresh = tensor::EmptyOp::create(builder, op->getLoc(),
+                                          type.getShape(),
+                                          type.getElementType());
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || linalgOp.payloadUsesValueFromOperand(init))
+      fresh = linalg::CopyOp::create(builder, op->getLoc(), init->get(), fresh)
+                  .getResult(0);
+    init->set(fresh);
+  }
+  return success();
 }

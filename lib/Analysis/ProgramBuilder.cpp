@@ -78,9 +78,7 @@ Location GraphProgram::locOfValue(ValueId value) const {
   return values[value].getLoc();
 }
 
-static std::optional<Value>
-aliasedOperand(Operation *op, unsigned index,
-               const llvm::DenseSet<OpOperand *> *outOfPlace = nullptr);
+static std::optional<Value> aliasedOperand(Operation *op, unsigned index);
 
 /// The value whose buffer `value` uses: itself, or the source of the views
 /// and in-place results it comes from.
@@ -119,14 +117,12 @@ func::FuncOp remat::inlinedCallee(func::CallOp call) {
   return reaches(callee, callee, seen) ? nullptr : callee;
 }
 
-/// The operand whose buffer result `index` of `op` reuses, if any: views
-/// (reshapes, slices, casts, tags) and destination-style results written in
-/// place into their init operand, unless One-Shot Bufferize writes that
-/// init out of place (`outOfPlace`, InPlaceAnalysis.h); a call's result that
-/// is (a view of) an argument of the inlined callee.
-static std::optional<Value>
-aliasedOperand(Operation *op, unsigned index,
-               const llvm::DenseSet<OpOperand *> *outOfPlace) {
+/// The operand whose buffer result `index` of `op` reuses where
+/// bufferization makes no copy (InPlaceAnalysis.h says where it does):
+/// views (reshapes, slices, casts, tags) and destination-style results
+/// written in place into their init operand; a call's result that is (a
+/// view of) an argument of the inlined callee.
+static std::optional<Value> aliasedOperand(Operation *op, unsigned index) {
   if (auto call = dyn_cast<func::CallOp>(op)) {
     func::FuncOp callee = inlinedCallee(call);
     if (!callee)
@@ -146,12 +142,8 @@ aliasedOperand(Operation *op, unsigned index,
   if (isa<BarrierOp>(op))
     return op->getOperand(index);
   if (auto dps = dyn_cast<DestinationStyleOpInterface>(op))
-    if (dps.hasPureTensorSemantics() && index < dps.getNumDpsInits()) {
-      OpOperand *init = dps.getDpsInitOperand(index);
-      if (outOfPlace && outOfPlace->contains(init))
-        return std::nullopt;
-      return init->get();
-    }
+    if (dps.hasPureTensorSemantics() && index < dps.getNumDpsInits())
+      return dps.getDpsInitOperand(index)->get();
   return std::nullopt;
 }
 
@@ -256,9 +248,8 @@ namespace {
 
 class ProgramAssembler {
 public:
-  ProgramAssembler(GraphProgram &graph,
-                   const llvm::DenseSet<OpOperand *> &outOfPlace)
-      : graph(graph), outOfPlace(outOfPlace) {}
+  ProgramAssembler(GraphProgram &graph, const llvm::DenseSet<Value> &copied)
+      : graph(graph), copied(copied) {}
 
   LogicalResult addInput(BlockArgument arg) {
     std::optional<uint64_t> bytes = bytesOfType(arg.getType());
@@ -321,7 +312,8 @@ public:
     for (auto [index, result] : llvm::enumerate(op->getResults())) {
       ValueId value = info.results[index];
       record(result, value);
-      if (std::optional<Value> root = aliasedOperand(op, index, &outOfPlace)) {
+      std::optional<Value> root = aliasedOperand(op, index);
+      if (root && !copied.contains(result)) {
         auto it = graph.valueIds.find(*root);
         if (it == graph.valueIds.end())
           continue;
@@ -413,8 +405,8 @@ private:
   }
 
   GraphProgram &graph;
-  /// Destinations the lowering writes out of place (InPlaceAnalysis.h).
-  const llvm::DenseSet<OpOperand *> &outOfPlace;
+  /// Results the lowering copies rather than aliases (InPlaceAnalysis.h).
+  const llvm::DenseSet<Value> &copied;
 
 public:
   /// remat.name tags of each value, for reports.
@@ -440,6 +432,10 @@ void nameValues(FunctionOpInterface function, GraphProgram &graph,
 
 } // namespace
 
+LogicalResult remat::makeBufferCopiesExplicit(FunctionOpInterface function) {
+  return makeCopiesExplicit(function, aliasedOperand);
+}
+
 FailureOr<GraphProgram> remat::buildProgram(FunctionOpInterface function) {
   Region &body = function.getFunctionBody();
   if (body.empty())
@@ -447,12 +443,12 @@ FailureOr<GraphProgram> remat::buildProgram(FunctionOpInterface function) {
   if (!body.hasOneBlock())
     return mlir::emitError(function.getLoc(), "the planner needs a single-block body; "
                               "program order is the schedule");
-  FailureOr<llvm::DenseSet<OpOperand *>> outOfPlace =
-      outOfPlaceDestinations(function);
-  if (failed(outOfPlace))
+  FailureOr<llvm::DenseSet<Value>> copied =
+      copiedAliases(function, aliasedOperand);
+  if (failed(copied))
     return failure();
   GraphProgram graph;
-  ProgramAssembler builder(graph, *outOfPlace);
+  ProgramAssembler builder(graph, *copied);
   Block &block = body.front();
   for (BlockArgument arg : block.getArguments())
     if (failed(builder.addInput(arg)))

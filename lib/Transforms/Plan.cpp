@@ -164,6 +164,8 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
                         "rematerialized yet");
       return nullptr;
     }
+    if (failed(makeBufferCopiesExplicit(function)))
+      return nullptr;
     FailureOr<GraphProgram> graph = buildProgram(function);
     if (failed(graph))
       return nullptr;

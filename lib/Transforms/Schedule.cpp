@@ -31,6 +31,8 @@ struct SchedulePass final : remat::impl::SchedulePassBase<SchedulePass> {
   }
 
   LogicalResult scheduleGraph(FunctionOpInterface function) {
+    if (failed(makeBufferCopiesExplicit(function)))
+      return failure();
     FailureOr<GraphProgram> graph = buildProgram(function);
     if (failed(graph))
       return failure();

@@ -1,9 +1,10 @@
 //===- InPlaceAnalysis.h - What bufferization writes in place ---*- C++ -*-===//
 //
-// Which destination-passing ops of a step the lowering writes in place is
-// One-Shot Bufferize's decision, not the memory model's: a destination read
-// again later gets a new buffer. The memory model asks the analysis itself,
-// on a copy of the step lowered as the lowering lowers it up to
+// Which results share an operand's buffer in the lowered step is One-Shot
+// Bufferize's decision, not the memory model's: a destination read again
+// later gets a new buffer, and so does a view of a buffer that is
+// overwritten before the view is read. The memory model asks the analysis
+// itself, on a copy of the step lowered as the lowering lowers it up to
 // bufferization, with the lowering's options.
 //
 //===----------------------------------------------------------------------===//
@@ -15,6 +16,9 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <optional>
 
 namespace remat {
 
@@ -32,13 +36,32 @@ struct StepBufferization {
 /// StepBufferization as analysis options.
 mlir::bufferization::OneShotBufferizationOptions stepBufferizationOptions();
 
-/// The destination operands of `function`'s own destination-passing ops
-/// (its body and the recomputations in it) that the lowering does not write
-/// in place: their op's result gets a buffer of its own. Empty when the step
-/// has no such op. Fails, with a diagnostic, when the lowering itself would
-/// fail before bufferization.
-mlir::FailureOr<llvm::DenseSet<mlir::OpOperand *>>
-outOfPlaceDestinations(mlir::FunctionOpInterface function);
+/// Which operand buffer result `index` of `op` reuses in the memory model:
+/// a view's source, a destination-passing op's destination.
+using AliasOf =
+    llvm::function_ref<std::optional<mlir::Value>(mlir::Operation *, unsigned)>;
+
+/// The results of `function`'s ops (its body and the recomputations in it)
+/// that `aliasOf` says reuse an operand's buffer but that the lowering gives
+/// a buffer of their own: a destination read again later, a view of a
+/// buffer overwritten before the view is read. Empty when the step has no
+/// destination-passing op, the only ops that write into an existing buffer.
+/// Fails, with a diagnostic, when the lowering itself would fail before
+/// bufferization.
+mlir::FailureOr<llvm::DenseSet<mlir::Value>>
+copiedAliases(mlir::FunctionOpInterface function, AliasOf aliasOf);
+
+/// Gives each destination-passing op of `function` whose destination the
+/// lowering would copy (copiedAliases) that copy explicitly: a
+/// tensor.empty, filled by a linalg.copy of the destination where the op
+/// reads it, becomes the op's destination. The copy is then an op like any
+/// other, which the model counts and a plan may move or recompute; and the
+/// in-place writes left are ones no later read conflicts with, so a plan
+/// that reads no value after its buffer is overwritten (InPlaceWrites.h)
+/// keeps bufferization's decisions what they were. remat-schedule and
+/// remat-plan run it before they build the program.
+mlir::LogicalResult makeCopiesExplicit(mlir::FunctionOpInterface function,
+                                       AliasOf aliasOf);
 
 /// The bufferization interface models the analysis needs (linalg, tensor,
 /// arith, func); registerRematDialects registers them.

@@ -49,6 +49,12 @@ mlir::FailureOr<GraphProgram> buildProgram(mlir::FunctionOpInterface function);
 /// a call as the callee's ops run in place of the call.
 mlir::func::FuncOp inlinedCallee(mlir::func::CallOp call);
 
+/// Makes the copies the lowering would make of the step's destinations
+/// explicit ops (makeCopiesExplicit in InPlaceAnalysis.h, with the aliases
+/// the model reads); run before buildProgram by the passes that reorder or
+/// plan a step.
+mlir::LogicalResult makeBufferCopiesExplicit(mlir::FunctionOpInterface function);
+
 /// Bytes of the buffer a value of this type needs, or std::nullopt when the
 /// type has no static size. Non-tensor values (scalars, shapes) take 0 bytes:
 /// they live in registers.
