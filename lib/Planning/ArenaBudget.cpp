@@ -70,6 +70,9 @@ remat::fitArenaBudget(const Program &program,
   (arena <= budget ? fitTarget : overTarget) = budget;
   uint64_t target = budget;
   while (kept.plans < options.maxPlans) {
+    if (options.deadline &&
+        std::chrono::steady_clock::now() >= *options.deadline)
+      break;
     uint64_t next;
     if (!fitTarget) {
       // The solver could not reach the target: a lower one is no easier.

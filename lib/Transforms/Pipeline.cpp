@@ -72,7 +72,8 @@ struct RematPipelineCLOptions
       llvm::cl::init(64)};
   Option<double> timeLimit{
       *this, "time-limit",
-      llvm::cl::desc("Seconds a searching solver (ilp) may take per graph"),
+      llvm::cl::desc("Seconds the planning of each graph may take in all "
+                     "(both orders, every arena re-plan)"),
       llvm::cl::init(60)};
   Option<bool> schedule{
       *this, "schedule",

@@ -11,13 +11,12 @@
 #include "remat/Planning/Plan.h"
 #include "remat/Planning/Schedule.h"
 #include "remat/Support/Locations.h"
+#include "remat/Support/ToolFiles.h"
 #include "remat/Transforms/Passes.h"
 
 #include "mlir/IR/Remarks.h"
 #include "llvm/Support/MathExtras.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
 
@@ -33,18 +32,19 @@ using namespace remat;
 
 namespace {
 
-/// Writes `contents` to `path` atomically enough for tools: the file appears
-/// only if writing it succeeded.
-LogicalResult writeFile(Operation *anchor, StringRef path, StringRef what,
-                        StringRef contents) {
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
-  if (!file)
-    return mlir::emitError(anchor->getLoc(), "cannot write the ")
-           << what << ": " << error;
-  file->os() << contents;
-  file->keep();
-  return success();
+using Clock = std::chrono::steady_clock;
+
+/// Seconds from now until `deadline`; 0 once it has passed.
+double secondsUntil(Clock::time_point deadline) {
+  return std::max(
+      0.0, std::chrono::duration<double>(deadline - Clock::now()).count());
+}
+
+/// Half of the time from now until `deadline`: a solve that arena re-plans
+/// may follow leaves them the other half.
+Clock::time_point halfway(Clock::time_point deadline) {
+  Clock::time_point now = Clock::now();
+  return now + (std::max(deadline, now) - now) / 2;
 }
 
 struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
@@ -115,10 +115,27 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     ModuleOp module = getOperation();
     if (failed(parseOptions(module)))
       return signalPassFailure();
+    // The output paths, before any work: one file per output, in a
+    // directory that exists (ToolFiles.h).
+    OutputClaims claims;
+    for (auto [path, what] : {std::pair(StringRef(reportPath), "the report"),
+                              std::pair(StringRef(timelinePath),
+                                        "the timeline")})
+      if (llvm::Error error = claims.claim(path, what)) {
+        mlir::emitError(optionErrorLoc(module))
+            << llvm::toString(std::move(error));
+        return signalPassFailure();
+      }
 
     // Steps only: a private helper a step calls is not planned or held to
     // the budget (Graphs.h).
     SmallVector<FunctionOpInterface> functions = collectSteps(module);
+    // Every step's attributes, before planning any.
+    bool invalid = false;
+    for (FunctionOpInterface function : functions)
+      invalid |= failed(verifyStepAttributes(function));
+    if (invalid)
+      return signalPassFailure();
 
     std::vector<std::unique_ptr<PlanOutcome>> outcomes;
     bool failedAny = false;
@@ -133,23 +150,44 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     if (failedAny)
       return signalPassFailure();
 
+    if (failed(writeOutputs(module, outcomes)))
+      return signalPassFailure();
+  }
+
+  /// Stages the report and the timeline, and writes them unless a tool
+  /// holds the outputs until its whole run has succeeded (ToolFiles.h).
+  LogicalResult
+  writeOutputs(ModuleOp module,
+               ArrayRef<std::unique_ptr<PlanOutcome>> outcomes) {
+    OutputFiles &files = OutputFiles::get();
+    auto failWith = [&](llvm::Error error) {
+      if (!files.isHeld())
+        files.discard();
+      return mlir::emitError(module.getLoc())
+             << llvm::toString(std::move(error));
+    };
     if (!reportPath.empty()) {
       llvm::json::Array graphs;
       for (const auto &outcome : outcomes)
         graphs.push_back(reportGraph(*outcome));
       llvm::json::Object report{{"graphs", std::move(graphs)}};
-      std::string text = llvm::formatv("{0:2}", llvm::json::Value(std::move(report)));
-      if (failed(writeFile(module, reportPath, "report", text + "\n")))
-        return signalPassFailure();
+      std::string text =
+          llvm::formatv("{0:2}", llvm::json::Value(std::move(report)));
+      if (llvm::Error error = files.stage(reportPath, text + "\n"))
+        return failWith(std::move(error));
     }
     if (!timelinePath.empty()) {
       SmallVector<const PlanOutcome *> panels;
       for (const auto &outcome : outcomes)
         panels.push_back(outcome.get());
-      if (failed(writeFile(module, timelinePath, "timeline",
-                           renderTimelineSvg(panels))))
-        return signalPassFailure();
+      if (llvm::Error error =
+              files.stage(timelinePath, renderTimelineSvg(panels)))
+        return failWith(std::move(error));
     }
+    if (!files.isHeld())
+      if (llvm::Error error = files.commit())
+        return failWith(std::move(error));
+    return success();
   }
 
   /// Plans one graph; returns nullptr after emitting an error.
@@ -184,25 +222,16 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     outcome->arenaBefore = placeStepArena(outcome->graph.program,
                                           outcome->before, arenaAlignment);
 
-    // The budget: the option, else the graph's attribute, else none.
+    // The budget: the option, else the graph's attribute (checked by
+    // verifyStepAttributes), else none.
     outcome->budget = budgetOption;
-    if (Attribute attr = function->getAttr("budget")) {
-      auto budgetAttr = dyn_cast<BudgetAttr>(attr);
-      if (!budgetAttr) {
-        function.emitError("the budget attribute must be a #remat.budget<...> "
-                           "such as #remat.budget<0.5>, #remat.budget<64MiB> "
-                           "or #remat.budget<min>, not ")
-            << attr;
-        return nullptr;
-      }
-      if (!outcome->budget)
-        outcome->budget = budgetAttr.getBudget();
-    }
+    if (auto budgetAttr = function->getAttrOfType<BudgetAttr>(kBudgetAttrName);
+        budgetAttr && !outcome->budget)
+      outcome->budget = budgetAttr.getBudget();
 
     SolverOptions options;
     options.countInputs = countInputs;
     options.minRematBytes = minRematBytes;
-    options.timeLimitSeconds = timeLimit;
     // A fraction is of the peak (or arena) in the given order, also with
     // `reorder`: both orders are planned under the same bytes.
     if (outcome->budget) {
@@ -212,20 +241,26 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
       options.minimize = !options.budgetBytes.has_value();
     }
 
-    auto start = std::chrono::steady_clock::now();
+    // `time-limit` bounds the planning of the step as a whole: every solve
+    // (both orders, every arena re-plan) gets what is left of it.
+    Clock::time_point start = Clock::now();
+    Clock::time_point deadline =
+        start + std::chrono::duration_cast<Clock::duration>(
+                    std::chrono::duration<double>(double(timeLimit)));
     if (reorder) {
-      if (failed(solveInBetterOrder(function, *outcome, options)))
+      if (failed(solveInBetterOrder(function, *outcome, options, deadline)))
         return nullptr;
+    } else if (outcome->arenaBudget && options.budgetBytes) {
+      const Program &program = outcome->graph.program;
+      SolverResult first = solveBy(program, options, halfway(deadline));
+      keepArenaFit(*outcome,
+                   fitToArena(program, std::move(first), options, deadline));
     } else {
-      outcome->result =
-          createSolver(solver)->solve(outcome->graph.program, options);
+      outcome->result = solveBy(outcome->graph.program, options, deadline);
     }
-    if (!reorder && outcome->arenaBudget && options.budgetBytes)
-      keepArenaFit(*outcome, fitToArena(outcome->graph.program,
-                                        std::move(outcome->result), options));
-    outcome->solveMs = std::chrono::duration<double, std::milli>(
-                           std::chrono::steady_clock::now() - start)
-                           .count();
+    outcome->solveMs =
+        std::chrono::duration<double, std::milli>(Clock::now() - start)
+            .count();
     outcome->planned = materialize(outcome->graph.program, outcome->result.plan,
                                    outcome->plannedLayout);
     outcome->after = computeMemoryProfile(outcome->planned, countInputs);
@@ -267,15 +302,26 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     return outcome;
   }
 
-  /// Plans the graph in the memory-aware order of remat-schedule (with half
-  /// of the time limit) and in its given order (with what is left), keeps
-  /// the better plan by the solvers' rule, a tie going to the memory-aware
-  /// order, and moves the graph's ops only when that order is kept. Without
-  /// this choice, reordering first can make the plan worse: a budget the
-  /// given order meets can be missed after reordering.
+  /// Plans `program` with what is left until `deadline`. A solve always
+  /// gets a moment (1% of the limit), so that a step whose other solves
+  /// overran still gets a plan.
+  SolverResult solveBy(const Program &program, SolverOptions options,
+                       Clock::time_point deadline) {
+    options.timeLimitSeconds =
+        std::max(secondsUntil(deadline), double(timeLimit) / 100);
+    return createSolver(solver)->solve(program, options);
+  }
+
+  /// Plans the graph in the memory-aware order of remat-schedule (until
+  /// half of the time left) and in its given order (until `deadline`),
+  /// keeps the better plan by the solvers' rule, a tie going to the
+  /// memory-aware order, and moves the graph's ops only when that order is
+  /// kept. Without this choice, reordering first can make the plan worse: a
+  /// budget the given order meets can be missed after reordering.
   LogicalResult solveInBetterOrder(FunctionOpInterface function,
                                    PlanOutcome &outcome,
-                                   SolverOptions options) {
+                                   const SolverOptions &options,
+                                   Clock::time_point deadline) {
     const Program &given = outcome.graph.program;
     OrderChoice &choice = outcome.order.emplace();
     choice.givenPeakBytes = choice.scheduledPeakBytes =
@@ -283,39 +329,36 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     std::vector<OpId> order = scheduleForMemory(given, countInputs);
     bool arena = outcome.arenaBudget && options.budgetBytes;
     if (isIdentityOrder(order)) {
-      outcome.result = createSolver(solver)->solve(given, options);
+      outcome.result =
+          solveBy(given, options, arena ? halfway(deadline) : deadline);
       if (arena)
-        keepArenaFit(outcome,
-                     fitToArena(given, std::move(outcome.result), options));
+        keepArenaFit(outcome, fitToArena(given, std::move(outcome.result),
+                                         options, deadline));
       return success();
     }
     Program scheduled = remat::reorder(given, order);
     choice.scheduledPeakBytes =
         computeMemoryProfile(scheduled, countInputs).peakBytes;
 
-    auto start = std::chrono::steady_clock::now();
-    options.timeLimitSeconds = timeLimit / 2;
-    SolverResult inSchedule = createSolver(solver)->solve(scheduled, options);
-    double spent =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
-    // A solver may overrun its limit a little; the second one still gets
-    // a moment rather than none.
-    options.timeLimitSeconds = std::max(timeLimit - spent, timeLimit / 100);
-    SolverResult asGiven = createSolver(solver)->solve(given, options);
-    // Under an arena budget each order is fitted to the arena first: the
-    // choice is between the plans the step would get.
+    // Under an arena budget each order is fitted to the arena within its
+    // share of the time: the choice is between the plans the step would get.
+    Clock::time_point half = halfway(deadline);
+    SolverResult inSchedule =
+        solveBy(scheduled, options, arena ? halfway(half) : half);
     std::optional<ArenaBudgetResult> givenFit, scheduledFit;
-    bool keepGiven;
     if (arena) {
-      givenFit = fitToArena(given, std::move(asGiven), options);
-      scheduledFit = fitToArena(scheduled, std::move(inSchedule), options);
-      keepGiven = betterArenaFit(*givenFit, *scheduledFit);
-      asGiven = givenFit->result;
+      scheduledFit =
+          fitToArena(scheduled, std::move(inSchedule), options, half);
       inSchedule = scheduledFit->result;
-    } else {
-      keepGiven = isBetterResult(asGiven, inSchedule, options);
     }
+    SolverResult asGiven =
+        solveBy(given, options, arena ? halfway(deadline) : deadline);
+    if (arena) {
+      givenFit = fitToArena(given, std::move(asGiven), options, deadline);
+      asGiven = givenFit->result;
+    }
+    bool keepGiven = arena ? betterArenaFit(*givenFit, *scheduledFit)
+                           : isBetterResult(asGiven, inSchedule, options);
     if (keepGiven) {
       if (givenFit)
         keepArenaFit(outcome, std::move(*givenFit));
@@ -352,19 +395,22 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
   }
 
   /// The budget bounds the placed arena: re-plans `program` against lower
-  /// live targets until the plan's arena fits (ArenaBudget.h). Each plan
-  /// gets the full time limit.
+  /// live targets until the plan's arena fits (ArenaBudget.h). Each re-plan
+  /// gets half of the time left until `deadline`, leaving the rest to the
+  /// next ones; none starts after it.
   ArenaBudgetResult fitToArena(const Program &program, SolverResult first,
-                               const SolverOptions &options) {
+                               const SolverOptions &options,
+                               Clock::time_point deadline) {
     ArenaBudgetOptions arena;
     arena.arenaBudget = *options.budgetBytes;
     arena.alignment = arenaAlignment;
     arena.countInputs = countInputs;
+    arena.deadline = deadline;
     return fitArenaBudget(
         program, arena, std::move(first), [&](uint64_t liveTarget) {
           SolverOptions lower = options;
           lower.budgetBytes = liveTarget;
-          return createSolver(solver)->solve(program, lower);
+          return solveBy(program, lower, halfway(deadline));
         });
   }
 

@@ -2,6 +2,7 @@
 
 #include "PlanOutcome.h"
 
+#include "remat/Support/JsonNumbers.h"
 #include "remat/Support/Locations.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -131,19 +132,19 @@ json::Object remat::reportGraph(const PlanOutcome &outcome) {
   g["plans"] = static_cast<int64_t>(outcome.plans);
   g["feasible"] = outcome.result.feasible;
   g["solver"] = outcome.solver;
-  g["solve_ms"] = outcome.solveMs;
+  g["solve_ms"] = jsonNumber(outcome.solveMs);
   // What an exact solver proved: `optimal`, and the relative gap to its
   // lower bound (null when unknown); the solver's note, if any.
   g["optimal"] = outcome.result.optimal;
-  g["gap"] = outcome.result.gap >= 0 ? json::Value(outcome.result.gap)
+  g["gap"] = outcome.result.gap >= 0 ? jsonNumber(outcome.result.gap)
                                      : json::Value(nullptr);
   g["solver_note"] = outcome.result.note;
   g["ops"] = static_cast<int64_t>(program.ops.size());
   g["base_flops"] = outcome.baseFlops;
   g["extra_flops"] = outcome.result.extraFlops;
-  g["extra_flops_percent"] =
+  g["extra_flops_percent"] = jsonNumber(
       outcome.baseFlops ? 100.0 * outcome.result.extraFlops / outcome.baseFlops
-                        : 0.0;
+                        : 0.0);
 
   // One entry per recomputed value: its cost per recomputation and how
   // often it is recomputed.

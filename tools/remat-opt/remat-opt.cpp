@@ -4,7 +4,8 @@
 // training step and its lowering use, the upstream passes the lowering
 // pipelines are built from, and every Remat pass and pipeline. Diagnostics
 // from the parser and the passes echo a window of a long source line (an
-// imported step's signature), not all of it.
+// imported step's signature), not all of it. The passes' output files are
+// written only when the whole run succeeds (remat/Support/ToolFiles.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,6 +74,10 @@ int main(int argc, char **argv) {
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
   bool readsInput = !config.shouldShowDialects() && !config.shouldListPasses();
 
+  // The passes' outputs (report=, timeline=) are written only when the
+  // whole run succeeds, and no two outputs may be the same file.
+  remat::OutputFiles &outputs = remat::OutputFiles::get();
+  outputs.hold();
   std::optional<remat::ToolFiles> files = remat::openToolFiles(
       readsInput ? llvm::StringRef(inputFilename) : "/dev/null",
       outputFilename);
@@ -101,8 +106,14 @@ int main(int argc, char **argv) {
     });
   }
   if (failed(MlirOptMain(files->output->os(), std::move(input), registry,
-                         config)))
+                         config))) {
+    outputs.discard();
     return 1;
+  }
+  if (llvm::Error error = outputs.commit()) {
+    llvm::errs() << llvm::toString(std::move(error)) << "\n";
+    return 1;
+  }
   files->output->keep();
   return 0;
 }

@@ -32,6 +32,7 @@ namespace {
 /// The C driver's own copy of Tensors.cpp: generation, digest, report.
 constexpr const char *kDriverPrelude = R"C(
 #include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,8 +124,15 @@ static int64_t print_result(const int64_t *words, int dtype, int rank,
   printf("{\"shape\":[");
   for (int d = 0; d < rank; ++d)
     printf(d ? ",%" PRId64 : "%" PRId64, shape[d]);
-  printf("],\"dtype\":\"%s\",\"sum\":%.17g,\"hash\":\"%016" PRIx64 "\"}",
-         dtype_names[dtype], sum, hash);
+  printf("],\"dtype\":\"%s\",\"sum\":", dtype_names[dtype]);
+  /* JSON has no infinity or NaN: remat-run's strings (jsonNumber). */
+  if (isnan(sum))
+    printf("\"nan\"");
+  else if (isinf(sum))
+    printf(sum > 0 ? "\"inf\"" : "\"-inf\"");
+  else
+    printf("%.17g", sum);
+  printf(",\"hash\":\"%016" PRIx64 "\"}", hash);
   return 3 + 2 * (int64_t)rank;
 }
 )C";

@@ -2,14 +2,13 @@
 
 #include "Tensors.h"
 
+#include "remat/Support/JsonNumbers.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cinttypes>
-#include <cstdio>
-#include <cstring>
 
 using namespace mlir;
 using namespace remat::run;
@@ -128,132 +127,6 @@ void remat::run::fillFromSeed(const TensorSpec &spec, void *data,
   }
 }
 
-/// The numpy descr of a dtype, little-endian.
-static const char *npyDescr(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-    return "<f4";
-  case DType::F64:
-    return "<f8";
-  case DType::I32:
-    return "<i4";
-  case DType::I64:
-    return "<i8";
-  case DType::I8:
-    return "|i1";
-  case DType::I1:
-    return "|b1";
-  }
-  return "";
-}
-
-llvm::Error remat::run::writeNpy(llvm::StringRef path, const TensorSpec &spec,
-                                 const void *data) {
-  std::string shape = "(";
-  for (int64_t dim : spec.shape)
-    shape += std::to_string(dim) + ",";
-  shape += ")";
-  std::string header = std::string("{'descr': '") + npyDescr(spec.dtype) +
-                       "', 'fortran_order': False, 'shape': " + shape + ", }";
-  // Magic (6) + version (2) + length (2) + header, padded with spaces and a
-  // newline to a multiple of 64 bytes.
-  header.append(63 - (10 + header.size()) % 64, ' ');
-  header += '\n';
-  return llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-    os << "\x93NUMPY" << '\x01' << '\x00';
-    os << static_cast<char>(header.size() & 0xff)
-       << static_cast<char>(header.size() >> 8);
-    os << header;
-    os.write(static_cast<const char *>(data), spec.numBytes());
-    return llvm::Error::success();
-  });
-}
-
-/// The text after `'key':` in a .npy header dictionary.
-static std::optional<llvm::StringRef> headerField(llvm::StringRef header,
-                                                  llvm::StringRef key) {
-  std::string quoted = "'" + key.str() + "'";
-  size_t at = header.find(quoted);
-  if (at == llvm::StringRef::npos)
-    return std::nullopt;
-  llvm::StringRef rest = header.drop_front(at + quoted.size()).ltrim();
-  if (!rest.consume_front(":"))
-    return std::nullopt;
-  return rest.ltrim();
-}
-
-llvm::Error remat::run::readNpy(llvm::StringRef path, const TensorSpec &spec,
-                                void *data) {
-  auto fail = [&](const llvm::Twine &why) {
-    return llvm::createStringError(path + ": " + why);
-  };
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
-  if (!file)
-    return fail("cannot read: " + file.getError().message());
-  llvm::StringRef bytes = (*file)->getBuffer();
-  if (!bytes.starts_with("\x93NUMPY") || bytes.size() < 10)
-    return fail("not a .npy file");
-  uint8_t major = bytes[6];
-  size_t headerLength, headerStart;
-  if (major == 1) {
-    headerLength = uint8_t(bytes[8]) | uint8_t(bytes[9]) << 8;
-    headerStart = 10;
-  } else if ((major == 2 || major == 3) && bytes.size() >= 12) {
-    headerLength =
-        uint32_t(uint8_t(bytes[8])) | uint32_t(uint8_t(bytes[9])) << 8 |
-        uint32_t(uint8_t(bytes[10])) << 16 | uint32_t(uint8_t(bytes[11])) << 24;
-    headerStart = 12;
-  } else {
-    return fail("unsupported .npy version " + llvm::Twine(major));
-  }
-  if (bytes.size() < headerStart + headerLength)
-    return fail("truncated header");
-  llvm::StringRef header = bytes.substr(headerStart, headerLength);
-
-  std::optional<llvm::StringRef> descr = headerField(header, "descr");
-  std::optional<llvm::StringRef> fortran = headerField(header, "fortran_order");
-  std::optional<llvm::StringRef> shapeText = headerField(header, "shape");
-  if (!descr || !fortran || !shapeText)
-    return fail("malformed header");
-  llvm::StringRef descrValue = descr->drop_front().split('\'').first;
-  // numpy writes '<i1' or '|i1' for one-byte types; the order is moot there.
-  if (spec.elementBytes() == 1 && descrValue.size() == 3 &&
-      descrValue[0] == '<')
-    descrValue = descrValue.drop_front();
-  llvm::StringRef expected = npyDescr(spec.dtype);
-  if (spec.elementBytes() == 1)
-    expected = expected.drop_front();
-  if (descrValue != expected)
-    return fail("dtype '" + descrValue + "' does not match the argument's " +
-                dtypeName(spec.dtype) + " ('" + npyDescr(spec.dtype) + "')");
-  if (!fortran->starts_with("False"))
-    return fail("Fortran-ordered arrays are not supported");
-
-  llvm::SmallVector<int64_t> shape;
-  llvm::StringRef dims = shapeText->drop_front().split(')').first;
-  llvm::SmallVector<llvm::StringRef> parts;
-  dims.split(parts, ',', -1, /*KeepEmpty=*/false);
-  for (llvm::StringRef part : parts) {
-    int64_t dim;
-    if (part.trim().getAsInteger(10, dim))
-      return fail("malformed shape");
-    shape.push_back(dim);
-  }
-  if (llvm::ArrayRef<int64_t>(shape) != llvm::ArrayRef<int64_t>(spec.shape)) {
-    TensorSpec found{shape, spec.dtype};
-    return fail("shape " + found.shapeString() +
-                " does not match the argument's " + spec.shapeString());
-  }
-  size_t payload = headerStart + headerLength;
-  if (bytes.size() - payload != static_cast<size_t>(spec.numBytes()))
-    return fail("holds " + llvm::Twine(bytes.size() - payload) +
-                " data bytes, expected " + llvm::Twine(spec.numBytes()));
-  std::memcpy(data, bytes.data() + payload, spec.numBytes());
-  return llvm::Error::success();
-}
-
 Digest remat::run::digest(const TensorSpec &spec, const void *data) {
   Digest result;
   result.hash = 0xcbf29ce484222325ULL;
@@ -287,11 +160,15 @@ Digest remat::run::digest(const TensorSpec &spec, const void *data) {
   return result;
 }
 
-std::string remat::run::digestJson(const TensorSpec &spec,
-                                   const Digest &digest) {
-  char text[128];
-  std::snprintf(text, sizeof(text),
-                "\"dtype\":\"%s\",\"sum\":%.17g,\"hash\":\"%016" PRIx64 "\"}",
-                dtypeName(spec.dtype), digest.sum, digest.hash);
-  return "{\"shape\":" + spec.shapeString() + "," + text;
+void remat::run::writeDigestJson(llvm::json::OStream &json,
+                                 const TensorSpec &spec, const Digest &digest) {
+  json.object([&] {
+    json.attributeArray("shape", [&] {
+      for (int64_t dim : spec.shape)
+        json.value(dim);
+    });
+    json.attribute("dtype", dtypeName(spec.dtype));
+    json.attribute("sum", jsonNumber(digest.sum));
+    json.attribute("hash", llvm::formatv("{0:x-16}", digest.hash).str());
+  });
 }

@@ -1,7 +1,7 @@
 //===- Tensors.h - Arguments and results of a step --------------*- C++ -*-===//
 //
 // Host buffers for the tensors a step takes and returns: deterministic
-// filling from a seed, .npy reading, and the digest (sum, FNV-1a hash) that
+// filling from a seed and the digest (sum, FNV-1a hash) that
 // remat-run prints. The ahead-of-time driver (ExecutableEmitter.cpp) emits C
 // code that computes the same values bit for bit.
 //
@@ -13,6 +13,7 @@
 #include "mlir/IR/Types.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 
 #include <cstdint>
 #include <string>
@@ -44,16 +45,6 @@ uint64_t nextRandom(uint64_t &state);
 /// booleans 0/1.
 void fillFromSeed(const TensorSpec &spec, void *data, uint64_t &state);
 
-/// Reads a little-endian, C-ordered .npy file into `data`, which holds
-/// `spec.numBytes()` bytes; fails unless its dtype and shape are `spec`'s.
-llvm::Error readNpy(llvm::StringRef path, const TensorSpec &spec, void *data);
-
-/// Writes `data` (dense, row-major, `spec.numBytes()` bytes) as a .npy file
-/// (format 1.0, C order) that readNpy and numpy read back; the file appears
-/// whole or not at all.
-llvm::Error writeNpy(llvm::StringRef path, const TensorSpec &spec,
-                     const void *data);
-
 struct Digest {
   double sum = 0;
   uint64_t hash = 0;
@@ -63,8 +54,11 @@ struct Digest {
 /// bytes of a dense row-major buffer.
 Digest digest(const TensorSpec &spec, const void *data);
 
-/// The digest as remat-run prints it: {"shape":...,"dtype":...,...}.
-std::string digestJson(const TensorSpec &spec, const Digest &digest);
+/// Writes the digest as remat-run prints it: {"shape":[...],"dtype":...,
+/// "sum":...,"hash":"<16 hex digits>"}, a sum that is not finite as the
+/// string "inf", "-inf" or "nan" (jsonNumber).
+void writeDigestJson(llvm::json::OStream &json, const TensorSpec &spec,
+                     const Digest &digest);
 
 } // namespace remat::run
 

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExecutableEmitter.h"
+#include "Npy.h"
 #include "Tensors.h"
 
 #include "remat/Conversion/Passes.h"
@@ -17,6 +18,7 @@
 #include "remat/Pipelines/Pipelines.h"
 #include "remat/Runtime/RematRuntime.h"
 #include "remat/Support/ShortSourceLines.h"
+#include "remat/Support/ToolFiles.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -32,7 +34,9 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -103,6 +107,11 @@ cl::opt<std::string> runtimeDir(
     cl::desc("Directory of libremat_runtime.a (default: ../lib next to "
              "remat-run)"),
     cl::cat(category));
+
+/// Where --output-dir puts result #i.
+std::string resultNpyPath(size_t i) {
+  return outputDir + "/result-" + std::to_string(i) + ".npy";
+}
 
 int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "remat-run") << message << "\n";
@@ -276,6 +285,20 @@ int main(int argc, char **argv) {
                 llvm::Twine(argumentSpecs.size()) + " argument(s), but " +
                 llvm::Twine(inputFiles.size()) + " --input file(s) were given");
 
+  // Every output path before any work; the results are written at the end,
+  // all of them or none (remat/Support/ToolFiles.h).
+  OutputFiles &outputs = OutputFiles::get();
+  outputs.hold();
+  if (!emitExecutablePath.empty())
+    if (llvm::Error error =
+            outputs.claim(emitExecutablePath, "the executable"))
+      return fail(llvm::toString(std::move(error)));
+  if (!outputDir.empty() && emitExecutablePath.empty())
+    for (size_t i = 0; i < resultSpecs.size(); ++i)
+      if (llvm::Error error = outputs.claim(resultNpyPath(i),
+                                            "result #" + std::to_string(i)))
+        return fail(llvm::toString(std::move(error)));
+
   bool gpu = device == Device::Gpu;
   if (needsLowering(*module)) {
     if (auto func = dyn_cast<func::FuncOp>(entry->op))
@@ -419,35 +442,46 @@ int main(int argc, char **argv) {
   uint64_t paddedPeak = gpu ? remat_runtime_device_padded_peak_bytes()
                             : remat_runtime_padded_peak_bytes();
 
-  std::string outputs;
+  SmallVector<Digest> digests;
   size_t word = 0;
   for (auto [i, spec] : llvm::enumerate(resultSpecs)) {
     std::vector<uint8_t> dense = denseCopy(resultWords.data() + word, spec);
     word += 3 + 2 * spec.shape.size();
-    Digest result = digest(spec, dense.data());
+    digests.push_back(digest(spec, dense.data()));
     if (!outputDir.empty())
-      if (llvm::Error error = writeNpy(
-              outputDir + "/result-" + std::to_string(i) + ".npy", spec,
-              dense.data()))
+      if (llvm::Error error =
+              outputs.stage(resultNpyPath(i), encodeNpy(spec, dense.data())))
         return fail("result #" + llvm::Twine(i) + ": " +
                     llvm::toString(std::move(error)));
-    if (json) {
-      outputs += (i ? "," : "") + digestJson(spec, result);
-    } else {
+  }
+  if (llvm::Error error = outputs.commit())
+    return fail(llvm::toString(std::move(error)));
+  if (json) {
+    // Streamed in this key order (llvm::json::Object would sort the keys);
+    // docs/lowering.md describes it.
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    llvm::json::OStream report(os);
+    report.object([&] {
+      report.attributeArray("outputs", [&] {
+        for (auto [spec, result] : llvm::zip(resultSpecs, digests))
+          writeDigestJson(report, spec, result);
+      });
+      report.attribute("peak_bytes", peak);
+      report.attribute("alloc_count", allocations);
+      report.attribute("arena_bytes", extent);
+      report.attribute("padded_peak_bytes", paddedPeak);
+      report.attributeBegin("time_ms");
+      report.rawValue(llvm::formatv("{0:F3}", milliseconds).str());
+      report.attributeEnd();
+    });
+    std::printf("%s\n", text.c_str());
+  } else {
+    for (auto [i, spec, result] :
+         llvm::enumerate(resultSpecs, digests))
       std::printf("result #%zu: %s %s sum %.9g hash %016llx\n", i,
                   spec.shapeString().c_str(), dtypeName(spec.dtype), result.sum,
                   static_cast<unsigned long long>(result.hash));
-    }
-  }
-  if (json) {
-    std::printf("{\"outputs\":[%s],\"peak_bytes\":%llu,\"alloc_count\":%llu,"
-                "\"arena_bytes\":%llu,\"padded_peak_bytes\":%llu,"
-                "\"time_ms\":%.3f}\n",
-                outputs.c_str(), static_cast<unsigned long long>(peak),
-                static_cast<unsigned long long>(allocations),
-                static_cast<unsigned long long>(extent),
-                static_cast<unsigned long long>(paddedPeak), milliseconds);
-  } else {
     std::printf("peak: %llu bytes in %llu allocations (%s)\n"
                 "arena: %llu bytes (extent of the allocations), padded peak: "
                 "%llu bytes\ntime: %.3f ms\n",

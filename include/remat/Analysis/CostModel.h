@@ -16,13 +16,6 @@ class DialectRegistry;
 
 namespace remat {
 
-/// Unit attribute forbidding recomputation of an op: `{remat.never}`.
-constexpr llvm::StringLiteral kNeverAttrName = "remat.never";
-/// A checkpoint policy's verdict on an op: `{remat.save = false}` means its
-/// results must be recomputed for the backward pass, `true` that they may be
-/// kept.
-constexpr llvm::StringLiteral kSaveAttrName = "remat.save";
-
 /// The cost of executing `op` once: the `remat.flops` attribute if present,
 /// else the op's CostOpInterface, else one operation per element of its
 /// tensor results (so that an op without a model is never free to redo).

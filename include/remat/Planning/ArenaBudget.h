@@ -15,6 +15,9 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <chrono>
+#include <optional>
+
 namespace remat {
 
 struct ArenaBudgetOptions {
@@ -24,6 +27,9 @@ struct ArenaBudgetOptions {
   bool countInputs = false;
   /// Plans at most, the first one included.
   unsigned maxPlans = 10;
+  /// No re-plan starts after this time: the caller's time limit bounds the
+  /// whole fitting, not each plan.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 struct ArenaBudgetResult {

@@ -115,11 +115,15 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
     then of the unrematerialized arena, and errors speak in arena bytes.
     `budget-kind=live` bounds the sum of live bytes, as solvers see it.
 
+    `time-limit` bounds the planning of each graph as a whole: every solve
+    gets a share of what is left of it (under an arena budget, half, so
+    that re-plans have time too), and no arena re-plan starts once it has
+    run out.
+
     With `reorder`, the solver also plans the graph in the order
     `remat-schedule` would give it: that order first, with half of
     `time-limit`, then the given order with what is left. The better plan
-    wins by the
-    solvers' rule: meeting the budget first, then (for `min`, or when
+    wins by the solvers' rule: meeting the budget first, then (for `min`, or when
     neither meets it) the smaller peak, then fewer extra FLOPs; a tie keeps
     the memory-aware order. Only when that order wins are the graph's ops
     moved. A fractional budget is a fraction of the peak in the order given,
@@ -167,8 +171,9 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
            "Alignment of every buffer in the arena, a power of two (64 for "
            "the CPU, 256 for the GPU)">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"60",
-           "Seconds a searching solver (ilp) may take per graph and plan; "
-           "it returns its best plan when the time runs out">,
+           "Seconds the planning of each graph may take, all of it: both "
+           "orders with reorder and every arena re-plan share them; a "
+           "searching solver (ilp) returns its best plan when they run out">,
     Option<"reorder", "reorder", "bool", /*default=*/"false",
            "Also plan the memory-aware order of remat-schedule and keep the "
            "order that plans better (the IR is reordered only then)">,

@@ -43,11 +43,51 @@ remat::verifyFlopsAttr(Attribute attr,
                      << attr;
 }
 
+LogicalResult
+remat::verifyRematAttribute(StringRef name, Attribute value,
+                            function_ref<InFlightDiagnostic()> emitError) {
+  if (name == kBudgetAttrName && !isa<BudgetAttr>(value))
+    return emitError() << "the budget attribute must be a #remat.budget<...> "
+                          "such as #remat.budget<0.5>, #remat.budget<64MiB> "
+                          "or #remat.budget<min>, not "
+                       << value;
+  if (name == kFlopsAttrName)
+    return verifyFlopsAttr(value, emitError);
+  if (name == kSaveAttrName && !isa<BoolAttr>(value))
+    return emitError() << "'" << kSaveAttrName
+                       << "' must be true (the results may be kept) or false "
+                          "(they are recomputed), got "
+                       << value;
+  if (name == kNeverAttrName && !isa<UnitAttr>(value))
+    return emitError() << "'" << kNeverAttrName
+                       << "' is a unit attribute, written {" << kNeverAttrName
+                       << "}, got " << value;
+  return success();
+}
+
+LogicalResult remat::verifyStepAttributes(FunctionOpInterface step) {
+  if (Attribute budget = step->getAttr(kBudgetAttrName))
+    if (failed(verifyRematAttribute(kBudgetAttrName, budget,
+                                    [&] { return step.emitError(); })))
+      return failure();
+  // The dialect verifier checks these too; a pass that runs without
+  // verification (or IR built in C++) meets them here first.
+  WalkResult walk = step->walk([&](Operation *op) {
+    if (op == step.getOperation())
+      return WalkResult::advance();
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      if (failed(verifyRematAttribute(attr.getName(), attr.getValue(),
+                                      [&] { return op->emitOpError(); })))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
                                                      NamedAttribute attr) {
-  if (attr.getName() == kFlopsAttrName)
-    return verifyFlopsAttr(attr.getValue(), [&] { return op->emitOpError(); });
-  return success();
+  return verifyRematAttribute(attr.getName(), attr.getValue(),
+                              [&] { return op->emitOpError(); });
 }
 
 LogicalResult RematDialect::verifyRegionArgAttribute(Operation *op,

@@ -65,10 +65,18 @@ ParseResult GraphOp::parse(OpAsmParser &parser, OperationState &result) {
                           std::string &) {
     return builder.getFunctionType(argTypes, results);
   };
-  return function_interface_impl::parseFunctionOp(
-      parser, result, /*allowVariadic=*/false,
-      getFunctionTypeAttrName(result.name), buildFuncType,
-      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+  SMLoc loc = parser.getCurrentLocation();
+  if (function_interface_impl::parseFunctionOp(
+          parser, result, /*allowVariadic=*/false,
+          getFunctionTypeAttrName(result.name), buildFuncType,
+          getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name)))
+    return failure();
+  // The budget is a property: storing one of another type would drop it
+  // silently, and the graph would be planned without a budget.
+  if (Attribute budget = result.attributes.get(getBudgetAttrName(result.name)))
+    return verifyRematAttribute(kBudgetAttrName, budget,
+                                [&] { return parser.emitError(loc); });
+  return success();
 }
 
 void GraphOp::print(OpAsmPrinter &p) {

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Dialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "remat/Dialect/Remat/RematOpsDialect.h.inc"
 
@@ -23,6 +24,19 @@ constexpr llvm::StringLiteral kFlopsAttrName = "remat.flops";
 constexpr llvm::StringLiteral kAliasingOutputAttrName =
     "remat.aliasing_output";
 
+/// Unit attribute forbidding recomputation of an op: `{remat.never}`.
+constexpr llvm::StringLiteral kNeverAttrName = "remat.never";
+
+/// A checkpoint policy's verdict on an op: `{remat.save = false}` means its
+/// results must be recomputed for the backward pass, `true` that they may be
+/// kept.
+constexpr llvm::StringLiteral kSaveAttrName = "remat.save";
+
+/// A step's peak-memory budget, a `#remat.budget<...>`: inherent on
+/// `remat.graph`, a discardable attribute on any other function-like op
+/// (`func.func`), hence without the dialect prefix.
+constexpr llvm::StringLiteral kBudgetAttrName = "budget";
+
 /// The FLOPs a `remat.flops` attribute states: a non-negative integer that
 /// fits in 64 unsigned bits (`: ui64` reaches 2^64-1); std::nullopt for
 /// anything else.
@@ -33,6 +47,22 @@ std::optional<uint64_t> flopsAttrValue(mlir::Attribute attr);
 mlir::LogicalResult
 verifyFlopsAttr(mlir::Attribute attr,
                 llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
+
+/// The one place that says what each attribute the Remat passes read on an
+/// op must be: `budget` (a #remat.budget), `remat.flops`, `remat.save` (a
+/// boolean) and `remat.never` (a unit attribute). Emits what is wrong with
+/// `name` = `value` through `emitError`; success for any other name. The
+/// dialect verifier, remat.graph's parser and verifyStepAttributes call it.
+mlir::LogicalResult
+verifyRematAttribute(llvm::StringRef name, mlir::Attribute value,
+                     llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
+
+/// Checks the attributes the passes read on `step`, whatever kind of
+/// function-like op it is (remat.graph, func.func, ...): its budget and the
+/// attributes of the ops in its body. The dialect verifier sees `remat.*`
+/// attributes, but not the unprefixed `budget` of a func.func; remat-plan
+/// calls this on every step before planning any.
+mlir::LogicalResult verifyStepAttributes(mlir::FunctionOpInterface step);
 
 } // namespace remat
 
