@@ -65,7 +65,7 @@ llvm::Error OutputFiles::claim(llvm::StringRef pathName, llvm::StringRef what) {
     if (exists && status.type() == fs::file_type::directory_file)
       return fail("it is a directory");
     // A device such as /dev/null takes any number of writers (by its name
-    // too: a sandbox may have replaced it with a plain file).
+    // too, whatever it is now); stage() writes into it, never over it.
     if ((exists && status.type() != fs::file_type::regular_file) ||
         absolute == "/dev/null")
       return llvm::Error::success();
@@ -107,8 +107,11 @@ llvm::Error OutputFiles::stage(llvm::StringRef pathName,
                                llvm::StringRef contents) {
   Staged entry;
   entry.path = pathName.str();
-  if (pathName == "-") {
-    entry.stdoutContents = contents.str();
+  fs::file_status status;
+  bool special = !fs::status(pathName, status) &&
+                 status.type() != fs::file_type::regular_file;
+  if (pathName == "-" || special) {
+    entry.contents = contents.str();
   } else {
     llvm::Expected<fs::TempFile> file =
         fs::TempFile::create(pathName + "-%%%%%%.tmp");
@@ -165,9 +168,23 @@ llvm::Error OutputFiles::commit() {
         llvm::consumeError(entry.file->discard());
       continue;
     }
-    if (!entry.file) {
-      llvm::outs() << entry.stdoutContents;
+    if (!entry.file && entry.path == "-") {
+      llvm::outs() << entry.contents;
       llvm::outs().flush();
+      continue;
+    }
+    if (!entry.file) {
+      std::error_code error;
+      llvm::raw_fd_ostream os(entry.path, error);
+      if (!error) {
+        os << entry.contents;
+        os.flush();
+        error = os.error();
+        os.clear_error();
+      }
+      if (error)
+        result = llvm::createStringError("cannot write '" + entry.path +
+                                         "': " + error.message());
       continue;
     }
     if (llvm::Error error = entry.file->keep(entry.path))

@@ -84,7 +84,9 @@ private:
   struct Staged {
     std::string path;
     std::optional<llvm::sys::fs::TempFile> file;
-    std::string stdoutContents;
+    /// Without `file`: what goes to stdout ("-") or to a device or FIFO
+    /// (/dev/null), which is written in place, never renamed over.
+    std::string contents;
   };
 
   mutable std::mutex mutex;
