@@ -7,6 +7,8 @@
 
 #include "remat/Planning/Program.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cassert>
 
@@ -64,6 +66,13 @@ void Program::setAlias(ValueId view, ValueId root) {
   assert(view != root && "a value cannot be a view of itself");
   values[view].aliasOf = root;
   values[view].bytes = 0;
+}
+
+uint64_t OpInfo::scratchBytes() const {
+  uint64_t total = 0;
+  for (uint64_t bytes : scratchBuffers)
+    total = llvm::SaturatingAdd(total, bytes);
+  return total;
 }
 
 ValueId Program::rootOf(ValueId v) const {

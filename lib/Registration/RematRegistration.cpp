@@ -5,6 +5,7 @@
 #include "remat/Analysis/CostModel.h"
 #include "remat/Autodiff/Passes.h"
 #include "remat/Conversion/Passes.h"
+#include "remat/Conversion/ScratchBuffers.h"
 #include "remat/Dialect/Remat/RematDialect.h"
 #include "remat/Pipelines/Pipelines.h"
 #include "remat/Transforms/Passes.h"
@@ -14,6 +15,7 @@
 void remat::registerRematDialects(mlir::DialectRegistry &registry) {
   registry.insert<RematDialect>();
   registerCostModelExternalModels(registry);
+  registerScratchBufferModels(registry);
 }
 
 void remat::registerRematPasses() {
