@@ -6,8 +6,8 @@
 #include "remat/Analysis/InPlaceAnalysis.h"
 #include "remat/Dialect/Remat/RematOps.h"
 #include "remat/Planning/InPlaceWrites.h"
+#include "remat/Interfaces/ScratchBuffersOpInterface.h"
 #include "remat/Support/Budget.h"
-#include "remat/Tosa/WindowKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -154,66 +154,21 @@ static bool writesInPlace(Operation *op, unsigned index) {
   return dps && !isa<BarrierOp>(op) && index < dps.getNumDpsInits();
 }
 
-/// Bytes of a tensor of `shape` with `type`'s element type.
-static uint64_t bytesOfShape(RankedTensorType type, ArrayRef<int64_t> shape) {
-  return bytesOfType(RankedTensorType::get(shape, type.getElementType()))
-      .value_or(0);
-}
+static std::vector<uint64_t> inlinedCallScratchBuffers(func::FuncOp callee);
 
-/// Bytes of `input` padded by `pad` ((before, after) per spatial dimension of
-/// an N...C tensor), or 0 when there is no padding.
-static uint64_t paddedBytes(Value input, ArrayRef<int64_t> pad) {
-  auto type = dyn_cast<RankedTensorType>(input.getType());
-  if (!type || !type.hasStaticShape() ||
-      llvm::all_of(pad, [](int64_t p) { return p == 0; }) ||
-      type.getRank() < static_cast<int64_t>(pad.size() / 2) + 2)
-    return 0;
-  SmallVector<int64_t> shape(type.getShape());
-  for (size_t i = 0; i < pad.size() / 2; ++i)
-    shape[1 + i] += pad[2 * i] + pad[2 * i + 1];
-  return bytesOfShape(type, shape);
-}
-
-static uint64_t inlinedCallScratchBytes(func::FuncOp callee);
-
-/// Bytes the lowering (tosa-to-linalg-named, one-shot bufferization)
-/// allocates for `op` beyond its results and frees right after it: the
-/// padded copy of a convolution's (unless it is read in place,
-/// WindowKernels.h) or a pooling's input (tensor.pad), a
-/// depthwise convolution's and an average pooling's accumulator, a
-/// pooling's window tensor; the buffers of a called function (inlined).
-static uint64_t scratchBytesOf(Operation *op) {
-  if (auto conv = dyn_cast<tosa::Conv2DOp>(op))
-    return lowersWithoutPaddedCopy(conv)
-               ? 0
-               : paddedBytes(conv.getInput(), conv.getPad());
-  if (auto conv = dyn_cast<tosa::Conv3DOp>(op))
-    return paddedBytes(conv.getInput(), conv.getPad());
-  // A depthwise convolution accumulates into [N,OH,OW,C,M] and then adds
-  // the bias into the result: an accumulator of the result's bytes.
-  if (auto conv = dyn_cast<tosa::DepthwiseConv2DOp>(op))
-    return paddedBytes(conv.getInput(), conv.getPad()) +
-           bytesOfType(conv.getType()).value_or(0);
-  auto windowBytes = [](Value input, ArrayRef<int64_t> kernel) {
-    auto type = cast<RankedTensorType>(input.getType());
-    return bytesOfShape(type, kernel);
-  };
-  if (auto pool = dyn_cast<tosa::MaxPool2dOp>(op))
-    return paddedBytes(pool.getInput(), pool.getPad()) +
-           windowBytes(pool.getInput(), pool.getKernel());
-  if (auto pool = dyn_cast<tosa::AvgPool2dOp>(op)) {
-    auto result = cast<RankedTensorType>(pool.getType());
-    uint64_t accumulator =
-        bytesOfType(RankedTensorType::get(result.getShape(),
-                                          pool.getAccType()))
-            .value_or(0);
-    return paddedBytes(pool.getInput(), pool.getPad()) +
-           windowBytes(pool.getInput(), pool.getKernel()) + accumulator;
-  }
+/// The bytes of each buffer the lowering allocates for `op` beyond its
+/// results and frees right after it, in allocation order: what the op's
+/// ScratchBuffersOpInterface says its lowering allocates; for a call the
+/// lowering inlines, the callee's buffers.
+static std::vector<uint64_t> scratchBuffersOf(Operation *op) {
+  std::vector<uint64_t> buffers;
+  if (auto scratch = dyn_cast<ScratchBuffersOpInterface>(op))
+    for (RankedTensorType type : scratch.getScratchBufferTypes())
+      buffers.push_back(bytesOfType(type).value_or(0));
   if (auto call = dyn_cast<func::CallOp>(op))
     if (func::FuncOp callee = inlinedCallee(call))
-      return inlinedCallScratchBytes(callee);
-  return 0;
+      buffers = inlinedCallScratchBuffers(callee);
+  return buffers;
 }
 
 /// Constants bufferize to read-only globals: no allocation while running.
@@ -221,27 +176,28 @@ static bool isGlobalConstant(Operation *op) {
   return isa<arith::ConstantOp, tosa::ConstOp, tosa::ConstShapeOp>(op);
 }
 
-/// Bytes a call to `callee` allocates beyond its results. The lowering
-/// inlines the call with one location for all the callee's ops, so each of
-/// its buffers lives until the call's last op has run: the scratch is every
-/// buffer (and scratch) of the body but the returned ones.
-static uint64_t inlinedCallScratchBytes(func::FuncOp callee) {
+/// The buffers a call to `callee` allocates beyond its results. The
+/// lowering inlines the call with one location for all the callee's ops, so
+/// each of its buffers lives until the call's last op has run: the scratch
+/// is every buffer (and scratch buffer) of the body but the returned ones,
+/// each an allocation of its own.
+static std::vector<uint64_t> inlinedCallScratchBuffers(func::FuncOp callee) {
   Block &body = callee.getBody().front();
   llvm::SmallPtrSet<Value, 4> returned;
   for (Value value : body.getTerminator()->getOperands())
     returned.insert(bufferRoot(value));
-  uint64_t bytes = 0;
+  std::vector<uint64_t> buffers;
   for (Operation &op : body.without_terminator()) {
-    bytes = llvm::SaturatingAdd(bytes, scratchBytesOf(&op));
+    llvm::append_range(buffers, scratchBuffersOf(&op));
     if (isGlobalConstant(&op))
       continue;
     for (OpResult result : op.getResults())
       if (!returned.contains(result) &&
           !aliasedOperand(&op, result.getResultNumber()))
-        bytes = llvm::SaturatingAdd(bytes,
-                                    bytesOfType(result.getType()).value_or(0));
+        if (uint64_t bytes = bytesOfType(result.getType()).value_or(0))
+          buffers.push_back(bytes);
   }
-  return bytes;
+  return buffers;
 }
 
 namespace {
@@ -303,7 +259,7 @@ public:
     OpInfo &info = graph.program.ops[id];
     info.ordered = isa<BackwardOp>(op) || !isMemoryEffectFree(op);
     info.mustKeep = op->hasAttr(kNeverAttrName);
-    info.scratchBytes = scratchBytesOf(op);
+    info.scratchBuffers = scratchBuffersOf(op);
     if (auto save = op->getAttrOfType<BoolAttr>(kSaveAttrName))
       info.mustRecompute = recomputable && !save.getValue();
     if (isa<BackwardOp>(op) && graph.program.backwardBegin == kNone)

@@ -2,6 +2,7 @@
 
 #include "remat/Conversion/Passes.h"
 #include "remat/Planning/ArenaPlacement.h"
+#include "remat/Planning/TargetMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -11,7 +12,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <limits>
 
 namespace remat {
 #define GEN_PASS_DEF_ARENAALLOCATIONPASS
@@ -37,10 +37,10 @@ struct ArenaAllocationPass final
   using ArenaAllocationPassBase::ArenaAllocationPassBase;
 
   void runOnOperation() override {
-    if (alignment == 0 || !llvm::isPowerOf2_64(alignment)) {
+    if (std::string problem = remat::checkArenaAlignment(alignment);
+        !problem.empty()) {
       emitError(getOperation().getLoc())
-          << "remat-arena-allocation: alignment must be a power of two, not "
-          << alignment.getValue();
+          << "remat-arena-allocation: alignment " << problem;
       return signalPassFailure();
     }
     ModuleOp module = getOperation();
@@ -62,6 +62,17 @@ struct ArenaAllocationPass final
   }
 
   LogicalResult placeInArena(func::FuncOp function) {
+    // The offsets must be the plan's: placed with the alignment the step
+    // was planned with (remat-plan records it).
+    if (auto planned =
+            function->getAttrOfType<IntegerAttr>(remat::kArenaAlignmentAttrName);
+        planned && planned.getValue().getZExtValue() != alignment)
+      return function.emitError()
+             << "was planned for an arena alignment of "
+             << planned.getValue().getZExtValue()
+             << " bytes but is lowered with " << alignment.getValue()
+             << ": plan it for the target it is lowered for (remat-plan's "
+                "target, or arena-alignment)";
     Block &body = function.getBody().front();
     DenseMap<Operation *, int64_t> position;
     for (auto [index, op] : llvm::enumerate(body.getOperations()))
@@ -92,11 +103,12 @@ struct ArenaAllocationPass final
     for (const Candidate &candidate : candidates)
       buffers.push_back(candidate.buffer);
     remat::ArenaLayout placed = remat::placeArena(buffers);
-    if (placed.arenaBytes >
-        static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+    if (placed.overflow)
       return function.emitError()
-             << "the arena of " << placed.arenaBytes
-             << " bytes does not fit in a signed 64-bit size";
+             << "the " << candidates.size()
+             << " buffers of this step do not fit in one arena of at most "
+             << remat::kMaxArenaBytes << " bytes (aligned to "
+             << alignment.getValue() << "): its size overflows";
 
     OpBuilder builder(&body, body.begin());
     auto arenaType = MemRefType::get(

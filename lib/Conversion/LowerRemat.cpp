@@ -5,6 +5,7 @@
 #include "remat/Analysis/RematStructure.h"
 #include "remat/Conversion/Passes.h"
 #include "remat/Dialect/Remat/RematOps.h"
+#include "remat/Planning/TargetMemory.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -60,11 +61,14 @@ struct LowerRematPass final : remat::impl::LowerRematPassBase<LowerRematPass> {
     module.walk([&](RecomputeOp) { ++numRecomputes; });
     flattenRematOps(module);
 
-    // Planner annotations mean nothing to the lowering.
+    // Planner annotations mean nothing to the lowering, but for the arena
+    // alignment a step was planned with, which remat-arena-allocation
+    // checks.
     module.walk([](Operation *op) {
       SmallVector<StringAttr> planning;
       for (NamedAttribute attr : op->getDiscardableAttrs())
-        if (attr.getName().getValue().starts_with("remat."))
+        if (attr.getName().getValue().starts_with("remat.") &&
+            attr.getName() != kArenaAlignmentAttrName)
           planning.push_back(attr.getName());
       for (StringAttr name : planning)
         op->removeDiscardableAttr(name);
@@ -133,6 +137,8 @@ struct LowerRematPass final : remat::impl::LowerRematPassBase<LowerRematPass> {
     func.setSymVisibilityAttr(graph.getSymVisibilityAttr());
     func.setArgAttrsAttr(graph.getArgAttrsAttr());
     func.setResAttrsAttr(graph.getResAttrsAttr());
+    if (Attribute alignment = graph->getAttr(kArenaAlignmentAttrName))
+      func->setAttr(kArenaAlignmentAttrName, alignment);
     if (emitCInterface)
       func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     builder.getUnitAttr());

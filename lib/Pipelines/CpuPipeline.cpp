@@ -3,6 +3,7 @@
 #include "Frontend.h"
 #include "remat/Conversion/Passes.h"
 #include "remat/Pipelines/Pipelines.h"
+#include "remat/Planning/TargetMemory.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -15,7 +16,7 @@ void remat::buildRematToCpuPipeline(OpPassManager &pm,
                                     const CpuPipelineOptions &options) {
   buildBufferizedFrontend(pm, options.emitCInterface);
   if (options.arena)
-    pm.addPass(createArenaAllocationPass({kCpuArenaAlignment}));
+    pm.addPass(createArenaAllocationPass({kCpuTargetMemory.alignment}));
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

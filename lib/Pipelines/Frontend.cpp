@@ -27,7 +27,7 @@ void remat::buildBufferizedFrontend(OpPassManager &pm, bool emitCInterface) {
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.nest<func::FuncOp>().addPass(createDonatedResultsPass());
+  pm.nest<func::FuncOp>().addPass(createUncopiedResultsPass());
   pm.nest<func::FuncOp>().addPass(createFreeAfterLastUsePass());
-  // Returned arguments and constants are cloned (the caller owns results).
   pm.addPass(createConvertBufferizationToMemRefPass());
 }

@@ -3,6 +3,7 @@
 #include "Frontend.h"
 #include "remat/Conversion/Passes.h"
 #include "remat/Pipelines/Pipelines.h"
+#include "remat/Planning/TargetMemory.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -17,7 +18,7 @@ void remat::buildRematToGpuPipeline(OpPassManager &pm,
                                     const GpuPipelineOptions &options) {
   buildBufferizedFrontend(pm, options.emitCInterface);
   if (options.arena)
-    pm.addPass(createArenaAllocationPass({kGpuArenaAlignment}));
+    pm.addPass(createArenaAllocationPass({kGpuTargetMemory.alignment}));
 
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(createConvertLinalgToParallelLoopsPass());

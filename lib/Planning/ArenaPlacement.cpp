@@ -24,7 +24,28 @@ using namespace remat;
 using namespace remat::arena;
 
 uint64_t remat::alignedBytes(const ArenaBuffer &buffer) {
-  return llvm::alignTo(buffer.bytes, alignmentOf(buffer));
+  uint64_t alignment = alignmentOf(buffer);
+  uint64_t padding = (alignment - buffer.bytes % alignment) % alignment;
+  return llvm::SaturatingAdd(buffer.bytes, padding);
+}
+
+/// Whether every offset and sum placement computes stays at most
+/// kMaxArenaBytes: each buffer's aligned bytes plus the padding its offset
+/// may need, summed, plus the final rounding of the arena, bound any
+/// placement's top (a greedy one puts a buffer at worst above all others).
+static bool fitsArenaBounds(llvm::ArrayRef<ArenaBuffer> buffers) {
+  uint64_t bound = 0, maxAlignment = 1;
+  bool overflow = false;
+  for (const ArenaBuffer &buffer : buffers) {
+    if (!occupies(buffer))
+      continue;
+    uint64_t alignment = alignmentOf(buffer);
+    maxAlignment = std::max(maxAlignment, alignment);
+    bound = llvm::SaturatingAdd(bound, alignedBytes(buffer), &overflow);
+    bound = llvm::SaturatingAdd(bound, alignment, &overflow);
+  }
+  bound = llvm::SaturatingAdd(bound, maxAlignment, &overflow);
+  return !overflow && bound <= kMaxArenaBytes;
 }
 
 uint64_t remat::arenaLiveBytes(llvm::ArrayRef<ArenaBuffer> buffers) {
@@ -311,8 +332,13 @@ void improveOrder(const Instance &instance, std::vector<uint32_t> order,
 
 ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
                               ArenaStrategy strategy) {
-  Instance instance(buffers);
   ArenaLayout layout;
+  if (!fitsArenaBounds(buffers)) {
+    layout.overflow = true;
+    layout.arenaBytes = layout.liveBytes = UINT64_MAX;
+    return layout;
+  }
+  Instance instance(buffers);
   layout.liveBytes = instance.liveBytes;
   if (strategy == ArenaStrategy::SizeBestFit) {
     std::vector<uint32_t> order = orderBy(

@@ -68,7 +68,7 @@ std::optional<ChainModel> remat::buildChainModel(const Program &program,
     model.ops[p] = chain[p - 1];
     model.values[p] = v;
     model.flops[p] = double(op.flops);
-    model.scratch[p] = double(op.scratchBytes);
+    model.scratch[p] = double(op.scratchBytes());
     model.pinned[p] = !op.recomputable || op.mustKeep || value.isOutput ||
                       value.bytes < options.minRematBytes;
     model.banned[p] = notSaveable[v];
@@ -151,7 +151,7 @@ std::optional<ChainModel> remat::buildChainModel(const Program &program,
   for (OpId op = 0; op < numOps; ++op) {
     live += liveDelta[op];
     across += gapDelta[op];
-    background[op] = live + double(program.ops[op].scratchBytes);
+    background[op] = live + double(program.ops[op].scratchBytes());
     gap[op] = across;
   }
   auto maxOver = [&](OpId begin, OpId end) {

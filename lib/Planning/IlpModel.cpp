@@ -225,7 +225,7 @@ bool IlpModel::build(bool conservative) {
     int k = kIndex[t];
     double fixed = inputBytes;
     if (k < 0) {
-      fixed += program.ops[t].scratchBytes + bytes[t];
+      fixed += program.ops[t].scratchBytes() + bytes[t];
       for (OpId i : deps[t])
         fixed += bytes[i];
     }
@@ -235,7 +235,7 @@ bool IlpModel::build(bool conservative) {
         // Op t's own bytes while it runs; each operand when op t runs or when
         // it is kept past it: L >= K[t], L >= S[t+1][i].
         triplets.push_back(
-            {row, k, double(bytes[t] + program.ops[t].scratchBytes) * scale});
+            {row, k, double(bytes[t] + program.ops[t].scratchBytes()) * scale});
         for (OpId i : deps[t]) {
           if (bytes[i] == 0)
             continue;
@@ -316,7 +316,7 @@ bool IlpModel::build(bool conservative) {
       for (OpId j = 0; j < t; ++j) {
         int rj = rVar(t, j);
         if (rj >= 0) {
-          double own = double(bytes[j] + program.ops[j].scratchBytes);
+          double own = double(bytes[j] + program.ops[j].scratchBytes());
           for (OpId i : deps[j])
             own += bytes[i];
           int row =
@@ -349,7 +349,7 @@ bool IlpModel::build(bool conservative) {
     // Entering stage t, or (conservative) the whole stage.
     {
       double stageFixed = inputBytes;
-      double own = double(bytes[t] + program.ops[t].scratchBytes);
+      double own = double(bytes[t] + program.ops[t].scratchBytes());
       if (conservative && k < 0)
         stageFixed += own;
       int row = addRow(-kInfinity, (double(budget) - stageFixed) * scale);

@@ -67,22 +67,26 @@ MemoryProfile remat::computeMemoryProfile(const Program &program,
     range.end = countInputs ? lastOp : kNone;
   }
 
-  // Difference array over ops: +bytes at begin, -bytes after end.
-  std::vector<int64_t> delta(numOps + 1, 0);
+  // Difference array over ops: +bytes at begin, -bytes after end, in 128
+  // bits so that no sum of 64-bit sizes wraps; a load past 2^64 - 1
+  // saturates.
+  std::vector<__int128> delta(numOps + 1, 0);
   for (ValueId v = 0; v < numValues; ++v) {
     const LiveRange &range = profile.ranges[v];
     uint64_t bytes = program.values[v].bytes;
     if (roots[v] != v || range.end == kNone || bytes == 0)
       continue;
     OpId begin = range.begin == kNone ? 0 : range.begin;
-    delta[begin] += static_cast<int64_t>(bytes);
-    delta[range.end + 1] -= static_cast<int64_t>(bytes);
+    delta[begin] += bytes;
+    delta[range.end + 1] -= bytes;
   }
-  int64_t live = 0;
+  __int128 live = 0;
   for (OpId op = 0; op < numOps; ++op) {
     live += delta[op];
-    profile.liveBytes[op] =
-        static_cast<uint64_t>(live) + program.ops[op].scratchBytes;
+    unsigned __int128 bytes = static_cast<unsigned __int128>(live) +
+                              program.ops[op].scratchBytes();
+    profile.liveBytes[op] = static_cast<uint64_t>(
+        std::min<unsigned __int128>(bytes, UINT64_MAX));
     if (profile.peakOp == kNone || profile.liveBytes[op] > profile.peakBytes) {
       profile.peakBytes = profile.liveBytes[op];
       profile.peakOp = op;

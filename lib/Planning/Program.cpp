@@ -7,6 +7,8 @@
 
 #include "remat/Planning/Program.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cassert>
 
@@ -69,6 +71,13 @@ void Program::setAlias(ValueId view, ValueId root) {
 void Program::setInPlaceWrite(ValueId result, ValueId destination) {
   setAlias(result, destination);
   values[result].writesInPlace = true;
+}
+
+uint64_t OpInfo::scratchBytes() const {
+  uint64_t total = 0;
+  for (uint64_t bytes : scratchBuffers)
+    total = llvm::SaturatingAdd(total, bytes);
+  return total;
 }
 
 ValueId Program::rootOf(ValueId v) const {

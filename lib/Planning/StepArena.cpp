@@ -21,13 +21,18 @@ StepArena remat::placeStepArena(const Program &program,
   // range is the whole step; otherwise it is empty).
   for (ValueId input : program.inputs)
     addValue(input);
+  // Per op, its scratch buffers and then its results: the order in which
+  // the lowering allocates them (a padded copy or an accumulator before the
+  // result), so that placement ties break the same way in both.
   for (OpId op = 0; op < program.ops.size(); ++op) {
-    for (ValueId result : program.ops[op].results)
-      addValue(result);
-    if (uint64_t scratch = program.ops[op].scratchBytes) {
+    for (uint64_t scratch : program.ops[op].scratchBuffers) {
+      if (!scratch)
+        continue;
       arena.buffers.push_back({scratch, alignment, int64_t(op), int64_t(op)});
       arena.owners.push_back({kNone, op});
     }
+    for (ValueId result : program.ops[op].results)
+      addValue(result);
   }
   arena.layout = placeArena(arena.buffers, strategy);
   return arena;

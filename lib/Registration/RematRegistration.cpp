@@ -6,6 +6,7 @@
 #include "remat/Analysis/InPlaceAnalysis.h"
 #include "remat/Autodiff/Passes.h"
 #include "remat/Conversion/Passes.h"
+#include "remat/Conversion/ScratchBuffers.h"
 #include "remat/Dialect/Remat/RematDialect.h"
 #include "remat/Pipelines/Pipelines.h"
 #include "remat/Transforms/Passes.h"
@@ -16,6 +17,7 @@ void remat::registerRematDialects(mlir::DialectRegistry &registry) {
   registry.insert<RematDialect>();
   registerCostModelExternalModels(registry);
   registerInPlaceAnalysisExternalModels(registry);
+  registerScratchBufferModels(registry);
 }
 
 void remat::registerRematPasses() {

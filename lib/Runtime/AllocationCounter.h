@@ -12,6 +12,17 @@
 
 namespace remat::runtime {
 
+/// What the runtime hands out for an allocation of no bytes: this address,
+/// aligned for any alignment a step asks for. Nothing is allocated or
+/// counted (the memory model counts a buffer of no elements as no bytes,
+/// and a step whose buffers all have none as an arena of 0 bytes), and
+/// freeing it does nothing. A buffer of no elements is never read or
+/// written, so sharing one address is safe.
+inline void *emptyBlock() {
+  alignas(4096) static char block[1];
+  return block;
+}
+
 /// Remembers the size of every live pointer, so that a free knows how many
 /// bytes it gives back. Thread-safe: kernels of the CPU lowering may run on
 /// several threads one day.

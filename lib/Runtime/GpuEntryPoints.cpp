@@ -121,23 +121,24 @@ void mgpuEventRecord(CUevent event, CUstream stream) {
 /// host_shared buffers are managed memory: the host code between kernels
 /// (copies, loops the lowering left on the host) reads them too.
 void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/, bool isHostShared) {
+  // The driver refuses empty allocations, and the memory model counts none.
+  if (sizeBytes == 0)
+    return remat::runtime::emptyBlock();
   ScopedContext scope;
   CudaDriver &api = requireDriver();
   CUdeviceptr ptr = 0;
-  // The driver refuses empty allocations; a 0-byte buffer is never read.
-  size_t bytes = sizeBytes ? sizeBytes : 1;
   if (isHostShared)
-    CHECK(cuMemAllocManaged(&ptr, bytes, kMemAttachGlobal));
+    CHECK(cuMemAllocManaged(&ptr, sizeBytes, kMemAttachGlobal));
   else
-    CHECK(cuMemAlloc(&ptr, bytes));
+    CHECK(cuMemAlloc(&ptr, sizeBytes));
   void *result = reinterpret_cast<void *>(ptr);
   // What the driver was asked for; its own granularity is not visible.
-  deviceCounter().allocated(result, sizeBytes, bytes);
+  deviceCounter().allocated(result, sizeBytes, sizeBytes);
   return result;
 }
 
 void mgpuMemFree(void *ptr, CUstream /*stream*/) {
-  if (!ptr)
+  if (!ptr || ptr == remat::runtime::emptyBlock())
     return;
   CudaDriver &api = requireDriver();
   deviceCounter().freed(ptr);
@@ -145,12 +146,16 @@ void mgpuMemFree(void *ptr, CUstream /*stream*/) {
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, CUstream stream) {
+  if (sizeBytes == 0)
+    return;
   CudaDriver &api = requireDriver();
   CHECK(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
                       reinterpret_cast<CUdeviceptr>(src), sizeBytes, stream));
 }
 
 void mgpuMemset32(void *dst, unsigned value, size_t count, CUstream stream) {
+  if (count == 0)
+    return;
   CudaDriver &api = requireDriver();
   CHECK(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
                          stream));
@@ -158,6 +163,8 @@ void mgpuMemset32(void *dst, unsigned value, size_t count, CUstream stream) {
 
 void mgpuMemset16(void *dst, unsigned short value, size_t count,
                   CUstream stream) {
+  if (count == 0)
+    return;
   CudaDriver &api = requireDriver();
   CHECK(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
                          stream));

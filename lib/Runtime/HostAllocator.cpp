@@ -20,12 +20,17 @@ AllocationCounter &hostCounter() {
 }
 
 void *allocate(size_t alignment, size_t size) {
+  if (size == 0)
+    return remat::runtime::emptyBlock();
   if (alignment < kAlignment)
     alignment = kAlignment;
-  // aligned_alloc wants a multiple of the alignment, and a non-zero size.
+  // aligned_alloc wants a multiple of the alignment.
   size_t padded = (size + alignment - 1) / alignment * alignment;
-  if (!padded)
-    padded = alignment;
+  if (padded < size) {
+    std::fprintf(stderr, "remat runtime: %zu bytes cannot be allocated\n",
+                 size);
+    std::abort();
+  }
   void *ptr = std::aligned_alloc(alignment, padded);
   if (!ptr) {
     std::fprintf(stderr, "remat runtime: out of memory allocating %zu bytes\n",
@@ -49,7 +54,7 @@ void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
 }
 
 void _mlir_memref_to_llvm_free(void *ptr) {
-  if (!ptr)
+  if (!ptr || ptr == remat::runtime::emptyBlock())
     return;
   if (!hostCounter().freed(ptr)) {
     std::fprintf(stderr,

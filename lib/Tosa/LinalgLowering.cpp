@@ -87,12 +87,8 @@ struct PaddedConvolutionInPlace final : OpRewritePattern<tosa::Conv2DOp> {
   LogicalResult matchAndRewrite(tosa::Conv2DOp conv,
                                 PatternRewriter &rewriter) const override {
     if (!remat::lowersWithoutPaddedCopy(conv))
-      return rewriter.notifyMatchFailure(conv, "unpadded, quantized or mixed");
-    // TOSA allows a one-element bias for every output channel.
-    Value bias = conv.getBias();
-    int64_t channels = remat::shapeOf(conv.getWeight())[0];
-    if (remat::shapeOf(bias)[0] != channels)
-      return rewriter.notifyMatchFailure(conv, "broadcast bias");
+      return rewriter.notifyMatchFailure(
+          conv, "unpadded, quantized, mixed or with a broadcast bias");
     remat::Window2d window;
     window.stride = {conv.getStride()[0], conv.getStride()[1]};
     window.dilation = {conv.getDilation()[0], conv.getDilation()[1]};
@@ -100,7 +96,7 @@ struct PaddedConvolutionInPlace final : OpRewritePattern<tosa::Conv2DOp> {
       window.pad[i] = conv.getPad()[i];
     Value y = remat::buildConvolution(rewriter, conv.getLoc(), conv.getInput(),
                                       remat::StoredKernel{conv.getWeight()},
-                                      bias, window);
+                                      conv.getBias(), window);
     rewriter.replaceOp(conv, y);
     return success();
   }

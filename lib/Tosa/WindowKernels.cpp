@@ -39,7 +39,11 @@ bool remat::lowersWithoutPaddedCopy(tosa::Conv2DOp conv) {
          conv.getAccType() == element &&
          cast<ShapedType>(conv.getInput().getType()).hasStaticShape() &&
          cast<ShapedType>(conv.getWeight().getType()).hasStaticShape() &&
-         cast<ShapedType>(conv.getType()).hasStaticShape();
+         cast<ShapedType>(conv.getType()).hasStaticShape() &&
+         cast<ShapedType>(conv.getBias().getType()).hasStaticShape() &&
+         // TOSA allows a one-element bias for every output channel; the
+         // kernel reads one bias element per channel.
+         shapeOf(conv.getBias())[0] == shapeOf(conv.getWeight())[0];
 }
 
 StoredKernel StoredKernel::of(Value kernel) {

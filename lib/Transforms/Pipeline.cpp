@@ -23,6 +23,7 @@ void remat::buildRematPipeline(OpPassManager &pm,
   plan.minRematBytes = options.minRematBytes;
   plan.bestEffort = options.bestEffort;
   plan.budgetKind = options.budgetKind;
+  plan.target = options.target;
   plan.arenaAlignment = options.arenaAlignment;
   plan.timeLimit = options.timeLimit;
   plan.reorder = options.schedule;
@@ -66,10 +67,16 @@ struct RematPipelineCLOptions
       llvm::cl::desc("What the budget bounds: 'arena' (placed buffers, "
                      "padding and fragmentation included) or 'live'"),
       llvm::cl::init("arena")};
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Target whose memory description gives the arena's "
+                     "alignment: cpu (64 B) or gpu (256 B)"),
+      llvm::cl::init("cpu")};
   Option<uint64_t> arenaAlignment{
       *this, "arena-alignment",
-      llvm::cl::desc("Alignment of buffers in the arena (64 CPU, 256 GPU)"),
-      llvm::cl::init(64)};
+      llvm::cl::desc("Overrides the target's arena alignment (a power of "
+                     "two, at most 4096; 0: the target's)"),
+      llvm::cl::init(0)};
   Option<double> timeLimit{
       *this, "time-limit",
       llvm::cl::desc("Seconds the planning of each graph may take in all "
@@ -99,6 +106,7 @@ struct RematPipelineCLOptions
     options.minRematBytes = minRematBytes;
     options.bestEffort = bestEffort;
     options.budgetKind = budgetKind;
+    options.target = target;
     options.arenaAlignment = arenaAlignment;
     options.timeLimit = timeLimit;
     options.schedule = schedule;

@@ -10,6 +10,7 @@
 #include "remat/Planning/ArenaBudget.h"
 #include "remat/Planning/Plan.h"
 #include "remat/Planning/Schedule.h"
+#include "remat/Planning/TargetMemory.h"
 #include "remat/Support/Locations.h"
 #include "remat/Support/ToolFiles.h"
 #include "remat/Transforms/Passes.h"
@@ -54,6 +55,8 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
   std::optional<Budget> budgetOption;
   std::optional<SavePolicy> graphPolicy;
   llvm::StringSet<> policyNames;
+  /// The arena alignment planned with: the target's or arena-alignment.
+  uint64_t alignment = 0;
 
   /// Where an option error points: the first graph, since an implicit
   /// module has no location of its own in the source.
@@ -104,10 +107,14 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     if (budgetKind != "arena" && budgetKind != "live")
       return mlir::emitError(optionErrorLoc(module), "invalid budget-kind '")
              << budgetKind << "': expected 'arena' or 'live'";
-    if (!llvm::isPowerOf2_64(arenaAlignment))
-      return mlir::emitError(optionErrorLoc(module),
-                             "arena-alignment must be a power of two, not ")
-             << arenaAlignment.getValue();
+    std::optional<TargetMemory> memory = lookupTargetMemory(target);
+    if (!memory)
+      return mlir::emitError(optionErrorLoc(module), "unknown target '")
+             << target << "': expected 'cpu' or 'gpu'";
+    alignment = arenaAlignment ? arenaAlignment.getValue() : memory->alignment;
+    if (std::string problem = checkArenaAlignment(alignment); !problem.empty())
+      return mlir::emitError(optionErrorLoc(module), "arena-alignment ")
+             << problem;
     return success();
   }
 
@@ -220,7 +227,9 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     outcome->before = computeMemoryProfile(outcome->graph.program, countInputs);
     outcome->arenaBudget = budgetKind == "arena";
     outcome->arenaBefore = placeStepArena(outcome->graph.program,
-                                          outcome->before, arenaAlignment);
+                                          outcome->before, alignment);
+    if (failed(checkArenaFits(function, outcome->arenaBefore)))
+      return nullptr;
 
     // The budget: the option, else the graph's attribute (checked by
     // verifyStepAttributes), else none.
@@ -265,7 +274,9 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
                                    outcome->plannedLayout);
     outcome->after = computeMemoryProfile(outcome->planned, countInputs);
     outcome->arenaAfter =
-        placeStepArena(outcome->planned, outcome->after, arenaAlignment);
+        placeStepArena(outcome->planned, outcome->after, alignment);
+    if (failed(checkArenaFits(function, outcome->arenaAfter)))
+      return nullptr;
     if (options.minimize)
       outcome->budgetBytes = outcome->arenaBudget
                                  ? outcome->arenaAfter.layout.arenaBytes
@@ -288,6 +299,9 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     if (!outcome->result.plan.recomputes.empty())
       function->setAttr(kPlanAttrName,
                         encodePlan(function.getContext(), *outcome));
+    function->setAttr(kArenaAlignmentAttrName,
+                      Builder(function.getContext()).getI64IntegerAttr(
+                          static_cast<int64_t>(alignment)));
     emitRemarks(function, *outcome);
     if (summary)
       printSummary(llvm::errs(), *outcome);
@@ -403,7 +417,7 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
                                Clock::time_point deadline) {
     ArenaBudgetOptions arena;
     arena.arenaBudget = *options.budgetBytes;
-    arena.alignment = arenaAlignment;
+    arena.alignment = alignment;
     arena.countInputs = countInputs;
     arena.deadline = deadline;
     return fitArenaBudget(
@@ -431,6 +445,18 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     if (a.result.extraFlops != b.result.extraFlops)
       return a.result.extraFlops < b.result.extraFlops;
     return a.arenaBytes < b.arenaBytes;
+  }
+
+  /// A step whose buffers cannot be placed in an arena of at most
+  /// kMaxArenaBytes (ArenaLayout::overflow) cannot be planned or lowered.
+  LogicalResult checkArenaFits(FunctionOpInterface function,
+                               const StepArena &arena) {
+    if (!arena.layout.overflow)
+      return success();
+    return function->emitError("the buffers of @")
+           << function.getName() << " do not fit in one arena of at most "
+           << kMaxArenaBytes << " bytes (aligned to " << alignment
+           << "): its size overflows";
   }
 
   template <typename OpTy>

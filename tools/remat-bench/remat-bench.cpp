@@ -152,7 +152,7 @@ uint64_t peakFloor(const Program &program, bool countInputs) {
     }
     for (ValueId v : op.results)
       buffers.insert(program.rootOf(v));
-    uint64_t bytes = op.scratchBytes;
+    uint64_t bytes = op.scratchBytes();
     for (ValueId v : buffers)
       bytes += program.values[v].bytes;
     most = std::max(most, bytes);

@@ -32,18 +32,30 @@ TEST(StepArenaTest, BuffersAreTheModelsBuffersAndScratch) {
   EXPECT_EQ(aligned.layout.liveBytes, 128u + 128 + 64 + 128);
   EXPECT_GE(aligned.layout.arenaBytes, aligned.layout.liveBytes);
 
-  // Scratch is a buffer live only while its op runs.
-  step.program.ops[2].scratchBytes = 1000;
+  // Each scratch buffer is a buffer of its own, live only while its op
+  // runs, placed before the op's results (the lowering allocates them
+  // first) and padded to the alignment on its own.
+  step.program.ops[2].scratchBuffers = {1000, 10};
   profile = computeMemoryProfile(step.program, false);
   StepArena withScratch = placeStepArena(step.program, profile, 1);
-  ASSERT_EQ(withScratch.buffers.size(), 7u);
-  const ArenaBuffer &scratch = withScratch.buffers[3];
-  EXPECT_EQ(withScratch.owners[3].scratchOf, 2u);
-  EXPECT_EQ(withScratch.owners[3].value, kNone);
-  EXPECT_EQ(scratch.bytes, 1000u);
-  EXPECT_EQ(scratch.first, 2);
-  EXPECT_EQ(scratch.last, 2);
+  ASSERT_EQ(withScratch.buffers.size(), 8u);
+  for (unsigned i : {2u, 3u}) {
+    const ArenaBuffer &scratch = withScratch.buffers[i];
+    EXPECT_EQ(withScratch.owners[i].scratchOf, 2u);
+    EXPECT_EQ(withScratch.owners[i].value, kNone);
+    EXPECT_EQ(scratch.first, 2);
+    EXPECT_EQ(scratch.last, 2);
+  }
+  EXPECT_EQ(withScratch.buffers[2].bytes, 1000u);
+  EXPECT_EQ(withScratch.buffers[3].bytes, 10u);
+  EXPECT_EQ(withScratch.owners[4].value, step.program.ops[2].results[0]);
   EXPECT_EQ(withScratch.layout.liveBytes, profile.peakBytes);
+  StepArena alignedScratch = placeStepArena(step.program, profile, 64);
+  EXPECT_EQ(alignedScratch.buffers[2].bytes + alignedScratch.buffers[3].bytes,
+            1010u);
+  EXPECT_EQ(alignedBytes(alignedScratch.buffers[2]) +
+                alignedBytes(alignedScratch.buffers[3]),
+            1024u + 64);
 }
 
 TEST(StepArenaTest, InputsCountOnlyWhenCounted) {

@@ -119,6 +119,34 @@ TEST(ArenaPlacementTest, EmptyAndZeroSizedBuffersTakeNothing) {
   EXPECT_EQ(layout.liveBytes, 0u);
 }
 
+// Arenas past kMaxArenaBytes are refused, not wrapped: huge alignments,
+// sizes whose rounding wraps, and sums past 2^63 - 1 or 2^64.
+TEST(ArenaPlacementTest, OverflowingArenasAreRefused) {
+  constexpr uint64_t kHalf = uint64_t(1) << 62;
+  for (ArenaStrategy strategy :
+       {ArenaStrategy::Best, ArenaStrategy::SizeBestFit}) {
+    for (const std::vector<ArenaBuffer> &buffers :
+         std::vector<std::vector<ArenaBuffer>>{
+             {{1, kHalf, 0, 1}, {1, kHalf, 0, 1}},
+             {{UINT64_MAX, 64, 0, 0}},
+             {{kHalf, 64, 0, 1}, {kHalf, 64, 1, 2}},
+             {{kHalf, 1, 0, 2}, {kHalf, 1, 1, 2}, {kHalf, 1, 2, 2}}}) {
+      ArenaLayout layout = placeArena(buffers, strategy);
+      EXPECT_TRUE(layout.overflow);
+      EXPECT_TRUE(layout.offsets.empty());
+      EXPECT_EQ(layout.arenaBytes, UINT64_MAX);
+    }
+    // Just below the bound: every buffer stacked with its padding fits.
+    std::vector<ArenaBuffer> large = {{kHalf - 4096, 64, 0, 1},
+                                      {kHalf - 4096, 64, 1, 2}};
+    ArenaLayout layout = placeArena(large, strategy);
+    EXPECT_FALSE(layout.overflow);
+    expectValid(large, layout);
+    EXPECT_EQ(layout.arenaBytes, 2 * (kHalf - 4096));
+  }
+  EXPECT_EQ(alignedBytes({UINT64_MAX, 64, 0, 0}), UINT64_MAX);
+}
+
 TEST(ArenaPlacementTest, PaddingIsCounted) {
   std::vector<ArenaBuffer> buffers = {{100, 64, 0, 1}, {1, 256, 1, 2}};
   ArenaLayout layout = placeArena(buffers);

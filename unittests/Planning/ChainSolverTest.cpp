@@ -221,7 +221,8 @@ Program randomChain(unsigned seed) {
     unsigned roll = rng() % 100;
     program.ops[op].mustKeep = roll < 8;
     program.ops[op].mustRecompute = roll >= 8 && roll < 16;
-    program.ops[op].scratchBytes = roll >= 90 ? pick(1, 100) : 0;
+    if (roll >= 90)
+      program.ops[op].scratchBuffers = {pick(1, 100)};
     a = program.ops[op].results[0];
     activations.push_back(a);
   }

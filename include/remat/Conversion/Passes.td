@@ -188,7 +188,12 @@ def ArenaAllocationPass : Pass<"remat-arena-allocation", "mlir::ModuleOp"> {
     alignment attribute (with one, the lowering to LLVM would allocate that
     much more and align by hand), so the allocator must return blocks
     aligned to `alignment`: the runtime's host allocator aligns to 64 bytes,
-    CUDA to 256.
+    CUDA to 256. The pipelines pass their target's alignment
+    (include/remat/Planning/TargetMemory.h). A step that records the
+    alignment it was planned with (`remat.arena_alignment`, set by
+    `remat-plan`) must be lowered with the same, else the pass fails with an
+    error on the step; an alignment that is not a power of two or exceeds
+    4096, and an arena whose size overflows, are errors too.
 
     Results are views of the arena: the caller receives the arena through
     the allocated pointer of every result and frees it once. A step whose
@@ -226,11 +231,50 @@ def ArenaAllocationPass : Pass<"remat-arena-allocation", "mlir::ModuleOp"> {
   let options = [
     Option<"alignment", "alignment", "uint64_t", /*default=*/"64",
            "Alignment of every offset in the arena, which the allocator "
-           "gives the arena itself (64 B on the CPU, 256 B on the GPU)">
+           "gives the arena itself (64 B on the CPU, 256 B on the GPU): a "
+           "power of two, at most 4096">
   ];
   let statistics = [
     Statistic<"numPlaced", "placed", "Allocations placed in an arena">,
     Statistic<"numKept", "kept", "Allocations left as they are">
+  ];
+}
+
+def UncopiedResultsPass : Pass<"remat-uncopied-results", "mlir::func::FuncOp"> {
+  let summary = "Return constants and arguments without the deallocation "
+                "pipeline's copies";
+  let description = [{
+    Runs after bufferization and the deallocation pipeline, which clones a
+    returned buffer the function does not own (a constant's global, an
+    argument or a view of one) because a caller owns what a function
+    returns. The memory model counts such a result as the constant or the
+    argument, which allocate nothing: this pass returns the buffer itself
+    instead of the clone. A caller must not free or write a result that is
+    a constant or (a view of) one of its arguments; `remat-run` frees no
+    result, and the arena lowering hands out the arena only through the
+    results that are its views.
+
+    Before:
+    ```mlir
+    func.func @step(%x: memref<64x64xf32>) -> (memref<64x64xf32>, memref<4096xf32>) {
+      %0 = memref.get_global @__constant_64x64xf32 : memref<64x64xf32>
+      %v = memref.collapse_shape %x [[0, 1]] : memref<64x64xf32> into memref<4096xf32>
+      %1 = bufferization.clone %0 : memref<64x64xf32> to memref<64x64xf32>
+      %2 = bufferization.clone %v : memref<4096xf32> to memref<4096xf32>
+      return %1, %2 : memref<64x64xf32>, memref<4096xf32>
+    }
+    ```
+    After:
+    ```mlir
+    func.func @step(%x: memref<64x64xf32>) -> (memref<64x64xf32>, memref<4096xf32>) {
+      %0 = memref.get_global @__constant_64x64xf32 : memref<64x64xf32>
+      %v = memref.collapse_shape %x [[0, 1]] : memref<64x64xf32> into memref<4096xf32>
+      return %0, %v : memref<64x64xf32>, memref<4096xf32>
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numUncopied", "uncopied", "Results returned without a copy">
   ];
 }
 

@@ -20,12 +20,6 @@ class OpPassManager;
 
 namespace remat {
 
-/// Alignment of every buffer in a step's arena: a cache line on the CPU,
-/// the 256 bytes CUDA allocations guarantee on the GPU. The planner pads
-/// buffers to the same alignment, so padding is counted.
-constexpr uint64_t kCpuArenaAlignment = 64;
-constexpr uint64_t kGpuArenaAlignment = 256;
-
 struct CpuPipelineOptions {
   /// Give the functions made from graphs a `_mlir_ciface_` wrapper.
   bool emitCInterface = true;

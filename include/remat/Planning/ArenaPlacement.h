@@ -36,7 +36,17 @@ struct ArenaBuffer {
   int64_t last;
 };
 
+/// The largest arena a layout may have: the largest size a memref (and so
+/// the lowering's one arena allocation) can have.
+constexpr uint64_t kMaxArenaBytes = INT64_MAX;
+
 struct ArenaLayout {
+  /// The buffers do not fit in kMaxArenaBytes even placed one above the
+  /// other with every byte of padding they may need: no layout was made
+  /// (offsets are empty, arenaBytes and liveBytes are UINT64_MAX). Callers
+  /// report it as an error; below that bound no sum or rounding in
+  /// placement can wrap.
+  bool overflow = false;
   /// One per buffer, each a multiple of its alignment.
   std::vector<uint64_t> offsets;
   /// Max over buffers of offset + aligned bytes, rounded up to the largest
@@ -57,7 +67,8 @@ enum class ArenaStrategy {
   Best,
 };
 
-/// `bytes` rounded up to the buffer's alignment: what it occupies.
+/// `bytes` rounded up to the buffer's alignment: what it occupies
+/// (UINT64_MAX when that does not fit in 64 bits).
 uint64_t alignedBytes(const ArenaBuffer &buffer);
 
 /// The load of `buffers`: ArenaLayout::liveBytes without placing anything.

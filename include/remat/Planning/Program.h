@@ -63,11 +63,14 @@ struct OpInfo {
   /// The op orders against other such ops (side effects, the forward/backward
   /// boundary): the scheduler never reorders two of them.
   bool ordered = false;
-  /// Bytes the op needs only while it runs, beyond its operands and results
-  /// (e.g. the padded copy of a convolution's input that the lowering
-  /// allocates and frees around the convolution). Counted as live during the
-  /// op.
-  uint64_t scratchBytes = 0;
+  /// Buffers the op needs only while it runs, beyond its operands and
+  /// results (e.g. the padded copy of a convolution's input and the
+  /// accumulator that the lowering allocates and frees around the op), one
+  /// entry per allocation, in the order the lowering allocates them. Live
+  /// during the op; each is a buffer of its own in the arena.
+  std::vector<uint64_t> scratchBuffers;
+  /// The sum of scratchBuffers (saturating).
+  uint64_t scratchBytes() const;
   /// For ops created by `materialize`: the original op this is a copy of
   /// (itself otherwise).
   OpId origin = kNone;

@@ -1,8 +1,8 @@
 //===- StepArena.h - A planned step's buffers placed in one arena -*- C++ -*-===//
 //
 // The bridge from the memory model to arena placement: every buffer-owning
-// value with its live range, and every op's scratch bytes as a buffer live
-// while that op runs, so that the load of the arena buffers is the model's
+// value with its live range, and each of an op's scratch buffers as a buffer
+// live while that op runs, so that the load of the arena buffers is the model's
 // peak with each buffer's bytes rounded up to the alignment.
 //
 //===----------------------------------------------------------------------===//
@@ -24,8 +24,8 @@ struct StepBuffer {
 };
 
 struct StepArena {
-  /// In program order: inputs (when counted) first, then per op its results
-  /// and then its scratch.
+  /// In program order: inputs (when counted) first, then per op its scratch
+  /// buffers and then its results.
   std::vector<ArenaBuffer> buffers;
   std::vector<StepBuffer> owners;
   ArenaLayout layout;

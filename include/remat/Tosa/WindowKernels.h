@@ -44,8 +44,9 @@ struct StoredKernel {
 
 /// Whether `remat-convert-to-linalg` lowers `conv` with buildConvolution
 /// (and so without a padded copy of its input): a padded convolution whose
-/// input, kernel, accumulator and result share one float type. The memory
-/// model asks the same question.
+/// input, kernel, accumulator and result share one float type, with a bias
+/// element per output channel. The convolution's scratch buffers
+/// (ScratchBuffersOpInterface) ask the same question.
 bool lowersWithoutPaddedCopy(mlir::tosa::Conv2DOp conv);
 
 /// y[n,oh,ow,f] = bias[f] + sum_{kh,kw,c} x[n, oh*s+kh*d-t, ow*s'+kw*d'-l, c]

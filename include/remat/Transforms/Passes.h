@@ -37,7 +37,10 @@ struct RematPipelineOptions {
   bool bestEffort = false;
   /// What the budget bounds: "arena" or "live" (remat-plan's budget-kind).
   std::string budgetKind = "arena";
-  uint64_t arenaAlignment = 64;
+  /// The target whose memory description (TargetMemory.h) gives the arena's
+  /// alignment, unless arenaAlignment (non-zero) overrides it.
+  std::string target = "cpu";
+  uint64_t arenaAlignment = 0;
   double timeLimit = 60;
   /// Also plan the memory-aware order (remat-plan's `reorder`).
   bool schedule = true;

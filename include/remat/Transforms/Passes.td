@@ -101,14 +101,19 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
     changes. Every decision is reported as an MLIR remark (category
     `remat`), and optionally as a JSON report and an SVG memory timeline.
 
+    Every planned step records the arena alignment it was planned with
+    (`remat.arena_alignment`, the target's unless `arena-alignment`
+    overrides it); `remat-arena-allocation` refuses to place the step with
+    another.
+
     The budget comes from the `budget` option, else from the graph's
     `budget` attribute; without either, only the policies act. An
     infeasible budget is an error that gives the smallest peak reached and
     the tensors live there, unless `best-effort` is set.
 
     With `budget-kind=arena` (the default) the budget bounds the arena the
-    step's buffers occupy once placed (each buffer rounded up to
-    `arena-alignment`): after planning against the budget as live bytes,
+    step's buffers occupy once placed (each buffer rounded up to the
+    target's alignment, or `arena-alignment`): after planning against the budget as live bytes,
     the pass places the planned buffers and, while the arena exceeds the
     budget, plans again against a lower live target (scaled by budget /
     arena, then bisected to recompute no more than needed). A fraction is
@@ -136,6 +141,7 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
     After:
     ```mlir
     remat.graph @g(...) attributes {budget = #remat.budget<0.5>,
+        remat.arena_alignment = 64 : i64,
         remat.plan = {count_inputs = false, ops = 12 : i64, peak = 4096 : i64,
                       recompute = [
                         {before = 9 : i64, chain = array<i64: 2, 3>,
@@ -166,10 +172,14 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
            "What the budget bounds: 'arena' (the step's buffers placed in "
            "one arena, alignment padding and fragmentation included) or "
            "'live' (the sum of live bytes)">,
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "The target the step is lowered for, whose memory description "
+           "(TargetMemory.h) gives the arena's alignment: 'cpu' (64 bytes) "
+           "or 'gpu' (256 bytes)">,
     Option<"arenaAlignment", "arena-alignment", "uint64_t",
-           /*default=*/"64",
-           "Alignment of every buffer in the arena, a power of two (64 for "
-           "the CPU, 256 for the GPU)">,
+           /*default=*/"0",
+           "Overrides the target's arena alignment: a power of two, at most "
+           "4096 (0: the target's)">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"60",
            "Seconds the planning of each graph may take, all of it: both "
            "orders with reorder and every arena re-plan share them; a "
