@@ -102,6 +102,8 @@ struct ArenaAllocationPass final
     SmallVector<remat::ArenaBuffer> buffers;
     for (const Candidate &candidate : candidates)
       buffers.push_back(candidate.buffer);
+    if (failed(checkPlannedBuffers(function, candidates)))
+      return failure();
     remat::ArenaLayout placed = remat::placeArena(buffers);
     if (placed.overflow)
       return function.emitError()
@@ -109,6 +111,17 @@ struct ArenaAllocationPass final
              << " buffers of this step do not fit in one arena of at most "
              << remat::kMaxArenaBytes << " bytes (aligned to "
              << alignment.getValue() << "): its size overflows";
+
+    if (auto planned = plannedArena(function)) {
+      auto bytes = planned.getAs<IntegerAttr>("bytes");
+      if (bytes && bytes.getValue().getZExtValue() != placed.arenaBytes)
+        return function.emitError()
+               << "the lowered step's buffers take an arena of "
+               << placed.arenaBytes << " bytes, but its plan's arena is "
+               << bytes.getValue().getZExtValue()
+               << " bytes: the lowering no longer allocates what the "
+                  "memory model describes";
+    }
 
     OpBuilder builder(&body, body.begin());
     auto arenaType = MemRefType::get(
@@ -151,6 +164,61 @@ struct ArenaAllocationPass final
                          placed.arenaBytes, candidates.size(),
                          placed.liveBytes, alignment.getValue())
                .str();
+    return success();
+  }
+
+  /// The arena remat-plan recorded on the step, if any.
+  static DictionaryAttr plannedArena(func::FuncOp function) {
+    return function->getAttrOfType<DictionaryAttr>(
+        remat::kPlannedArenaAttrName);
+  }
+
+  /// The allocations the lowering made are the plan's buffers, size for
+  /// size (in size order: the two orders of allocation may differ); else an
+  /// error at the first allocation or plan buffer without a match.
+  static LogicalResult checkPlannedBuffers(func::FuncOp function,
+                                           ArrayRef<Candidate> candidates) {
+    DictionaryAttr planned = plannedArena(function);
+    if (!planned)
+      return success();
+    auto sizes = planned.getAs<DenseI64ArrayAttr>("buffers");
+    if (!sizes)
+      return function.emitError() << "has a malformed "
+                                  << remat::kPlannedArenaAttrName;
+    // Empty buffers take no arena bytes, planned or not.
+    SmallVector<uint64_t> plan;
+    for (int64_t size : sizes.asArrayRef())
+      if (size > 0)
+        plan.push_back(static_cast<uint64_t>(size));
+    SmallVector<const Candidate *> lowered;
+    for (const Candidate &candidate : candidates)
+      if (candidate.buffer.bytes > 0)
+        lowered.push_back(&candidate);
+    llvm::sort(plan);
+    // By size, then in program order: the error names the earliest.
+    llvm::sort(lowered, [](const Candidate *a, const Candidate *b) {
+      return std::make_pair(a->buffer.bytes, a->buffer.first) <
+             std::make_pair(b->buffer.bytes, b->buffer.first);
+    });
+    for (size_t i = 0; i < std::max(plan.size(), lowered.size()); ++i) {
+      if (i < plan.size() && i < lowered.size() &&
+          plan[i] == lowered[i]->buffer.bytes)
+        continue;
+      if (i < lowered.size() &&
+          (i >= plan.size() || lowered[i]->buffer.bytes < plan[i]))
+        return lowered[i]->alloc->emitError()
+               << "the lowering allocates a buffer of "
+               << lowered[i]->buffer.bytes
+               << " bytes here that the step's plan does not have (the "
+                  "plan has "
+               << plan.size() << " buffers, the lowering " << lowered.size()
+               << ")";
+      return function.emitError()
+             << "the step's plan has a buffer of " << plan[i]
+             << " bytes that the lowering does not allocate (the plan has "
+             << plan.size() << " buffers, the lowering " << lowered.size()
+             << ")";
+    }
     return success();
   }
 

@@ -62,13 +62,14 @@ struct LowerRematPass final : remat::impl::LowerRematPassBase<LowerRematPass> {
     flattenRematOps(module);
 
     // Planner annotations mean nothing to the lowering, but for the arena
-    // alignment a step was planned with, which remat-arena-allocation
-    // checks.
+    // a step was planned with (its alignment and buffers), which
+    // remat-arena-allocation checks.
     module.walk([](Operation *op) {
       SmallVector<StringAttr> planning;
       for (NamedAttribute attr : op->getDiscardableAttrs())
         if (attr.getName().getValue().starts_with("remat.") &&
-            attr.getName() != kArenaAlignmentAttrName)
+            attr.getName() != kArenaAlignmentAttrName &&
+            attr.getName() != kPlannedArenaAttrName)
           planning.push_back(attr.getName());
       for (StringAttr name : planning)
         op->removeDiscardableAttr(name);
@@ -137,8 +138,9 @@ struct LowerRematPass final : remat::impl::LowerRematPassBase<LowerRematPass> {
     func.setSymVisibilityAttr(graph.getSymVisibilityAttr());
     func.setArgAttrsAttr(graph.getArgAttrsAttr());
     func.setResAttrsAttr(graph.getResAttrsAttr());
-    if (Attribute alignment = graph->getAttr(kArenaAlignmentAttrName))
-      func->setAttr(kArenaAlignmentAttrName, alignment);
+    for (StringRef planned : {kArenaAlignmentAttrName, kPlannedArenaAttrName})
+      if (Attribute attr = graph->getAttr(planned))
+        func->setAttr(planned, attr);
     if (emitCInterface)
       func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     builder.getUnitAttr());

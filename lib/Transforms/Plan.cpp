@@ -299,9 +299,24 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     if (!outcome->result.plan.recomputes.empty())
       function->setAttr(kPlanAttrName,
                         encodePlan(function.getContext(), *outcome));
+    Builder builder(function.getContext());
     function->setAttr(kArenaAlignmentAttrName,
-                      Builder(function.getContext()).getI64IntegerAttr(
-                          static_cast<int64_t>(alignment)));
+                      builder.getI64IntegerAttr(static_cast<int64_t>(alignment)));
+    // The lowering allocates no input: an arena that counts them is not one
+    // it can be checked against.
+    if (!countInputs) {
+      SmallVector<int64_t> sizes;
+      for (const ArenaBuffer &buffer : outcome->arenaAfter.buffers)
+        sizes.push_back(static_cast<int64_t>(buffer.bytes));
+      function->setAttr(
+          kPlannedArenaAttrName,
+          builder.getDictionaryAttr(
+              {builder.getNamedAttr(
+                   "bytes", builder.getI64IntegerAttr(static_cast<int64_t>(
+                                outcome->arenaAfter.layout.arenaBytes))),
+               builder.getNamedAttr("buffers",
+                                    builder.getDenseI64ArrayAttr(sizes))}));
+    }
     emitRemarks(function, *outcome);
     if (summary)
       printSummary(llvm::errs(), *outcome);

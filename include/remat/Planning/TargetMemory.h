@@ -50,6 +50,11 @@ std::string checkArenaAlignment(uint64_t alignment);
 /// The step attribute remat-plan records its arena alignment in.
 constexpr llvm::StringLiteral kArenaAlignmentAttrName = "remat.arena_alignment";
 
+/// The step attribute remat-plan records the arena it planned in: the
+/// arena's bytes and the bytes of every buffer placed in it, which
+/// remat-arena-allocation checks the lowered step's allocations against.
+constexpr llvm::StringLiteral kPlannedArenaAttrName = "remat.planned_arena";
+
 } // namespace remat
 
 #endif // REMAT_PLANNING_TARGETMEMORY_H
