@@ -333,12 +333,14 @@ Chain GreedyPlanner::buildChain(ValueId value, Placement placement,
   if (placement.ahead)
     while (insertAt > 0 && snapshot.map.isCopy[insertAt - 1])
       --insertAt;
+  // The version of `v` the chain reads, and the op its copy was placed in
+  // front of (kNone for the original).
   auto currentVersion = [&](ValueId v) {
     ValueId version = v;
-    OpId versionBefore = 0;
+    OpId versionBefore = kNone;
     auto it = snapshot.copies.find(v);
     if (it == snapshot.copies.end())
-      return version;
+      return std::make_pair(version, versionBefore);
     for (auto [copyBefore, copy] : it->second) {
       bool placed =
           placement.ahead ? copyBefore < before : copyBefore <= before;
@@ -347,7 +349,7 @@ Chain GreedyPlanner::buildChain(ValueId value, Placement placement,
         versionBefore = copyBefore;
       }
     }
-    return version;
+    return std::make_pair(version, versionBefore);
   };
   bool inBackward = base.backwardBegin != kNone && before >= base.backwardBegin;
 
@@ -360,10 +362,13 @@ Chain GreedyPlanner::buildChain(ValueId value, Placement placement,
       OpId def = base.values[operand].def;
       if (def != kNone && llvm::is_contained(chain.ops, def))
         continue;
-      ValueId version = currentVersion(operand);
-      // An original overwritten before `before` must be recomputed too.
-      if (version == operand && overwritten[operand] != kNone &&
-          overwritten[operand] < before) {
+      auto [version, versionBefore] = currentVersion(operand);
+      // A version the in-place write at `written` overwrote (the original,
+      // or a copy made before it: the write goes into whatever version is
+      // current) must be recomputed too.
+      OpId written = overwritten[operand];
+      if (written != kNone && written < before &&
+          (versionBefore == kNone || versionBefore <= written)) {
         if (def != kNone && canRecompute(def) &&
             chain.ops.size() < kMaxChainOps)
           chain.ops.push_back(def);
@@ -398,9 +403,12 @@ Chain GreedyPlanner::buildChain(ValueId value, Placement placement,
   for (OpId op : chain.ops) {
     chain.flops = llvm::SaturatingAdd(chain.flops, base.ops[op].flops);
     for (ValueId result : base.ops[op].results) {
+      // An in-place write, or a view, into a buffer from outside the chain
+      // that something overwrites (Plan.cpp, checkOverwrites).
       const ValueInfo &info = base.values[result];
-      if (info.writesInPlace &&
-          !llvm::is_contained(chain.ops, base.values[info.aliasOf].def))
+      if (info.aliasOf != kNone &&
+          !llvm::is_contained(chain.ops, base.values[info.aliasOf].def) &&
+          (info.writesInPlace || overwritten[info.aliasOf] != kNone))
         chain.overwrites = true;
     }
   }

@@ -34,12 +34,15 @@ OpId opOrigin(const Program &program, OpId op) {
 }
 
 /// Whether the version of `value` that a chain in front of op `before`
-/// reads, for the `index`th recomputation, is a copy: a recomputation of
-/// `value` placed ahead of it.
-bool readsCopy(const Plan &plan, unsigned index, ValueId value, OpId before) {
+/// reads, for the `index`th recomputation, is a copy made after op
+/// `written`: a recomputation of `value` placed ahead of the chain and
+/// behind that op. (An in-place write goes into whichever version is
+/// current when it runs, so a copy made before it is overwritten too.)
+bool readsCopyMadeAfter(const Plan &plan, unsigned index, ValueId value,
+                        OpId written, OpId before) {
   for (unsigned k = 0; k < plan.recomputes.size(); ++k) {
     const Recompute &other = plan.recomputes[k];
-    if (other.value == value &&
+    if (other.value == value && other.before > written &&
         (other.before < before || (other.before == before && k < index)))
       return true;
   }
@@ -48,9 +51,10 @@ bool readsCopy(const Plan &plan, unsigned index, ValueId value, OpId before) {
 
 /// What is wrong with the buffers the `index`th recomputation reads and
 /// writes (InPlaceWrites.h), or an empty string: a chain op that writes in
-/// place may only write into a buffer the chain itself creates, and a value
-/// the chain reads from outside must still hold at `before`, unless the
-/// chain reads a copy of it.
+/// place may only write into a buffer the chain itself creates, a view it
+/// makes of a buffer from outside may not be of one that is overwritten,
+/// and a value the chain reads from outside must still hold at `before`,
+/// unless the chain reads a copy of it made after the overwrite.
 std::string checkOverwrites(const Program &program, const Plan &plan,
                             unsigned index,
                             const std::vector<OpId> &overwritten) {
@@ -64,17 +68,29 @@ std::string checkOverwrites(const Program &program, const Plan &plan,
   for (OpId c : recompute.chain) {
     for (ValueId result : program.ops[c].results) {
       const ValueInfo &info = program.values[result];
-      if (info.writesInPlace && !inChain(info.aliasOf)) {
+      if (info.aliasOf == kNone || inChain(info.aliasOf))
+        continue;
+      if (info.writesInPlace) {
         os << "op " << c << " in the chain writes in place into "
            << program.values[info.aliasOf].name
            << ", a buffer the chain does not create";
         return message;
       }
+      // A view the chain makes of a buffer from outside is read as long as
+      // the copy serves, which may be after the buffer is overwritten.
+      if (overwritten[info.aliasOf] != kNone) {
+        os << "op " << c << " in the chain makes a view of "
+           << program.values[info.aliasOf].name
+           << ", whose buffer op " << overwritten[info.aliasOf]
+           << " overwrites";
+        return message;
+      }
     }
     for (ValueId operand : program.ops[c].operands) {
-      if (inChain(operand) || overwritten[operand] == kNone ||
-          overwritten[operand] >= recompute.before ||
-          readsCopy(plan, index, operand, recompute.before))
+      OpId written = overwritten[operand];
+      if (inChain(operand) || written == kNone ||
+          written >= recompute.before ||
+          readsCopyMadeAfter(plan, index, operand, written, recompute.before))
         continue;
       os << "the chain reads " << program.values[operand].name
          << " at op " << recompute.before << ", after op "

@@ -82,6 +82,23 @@ TEST(InPlaceWritesTest, ARecomputationMayNotReadAnOverwrittenValue) {
   EXPECT_EQ(chain.recomputes.size(), 1u);
 }
 
+TEST(InPlaceWritesTest, ACopyMadeBeforeTheWriteIsOverwrittenToo) {
+  OverwrittenResidual step;
+  OpId makeA = step.program.values[step.a].def;
+  OpId boundary = step.program.backwardBegin;
+  // The in-place write goes into whatever version of a is current: a copy
+  // of a made in front of it is overwritten, one made after it holds.
+  Plan early;
+  early.recomputes.push_back({step.a, step.overwrite, {makeA}});
+  early.recomputes.push_back({step.e, step.backward, {step.makeE}});
+  EXPECT_NE(verifyPlanShape(step.program, early).find("overwrote its buffer"),
+            std::string::npos);
+  Plan late;
+  late.recomputes.push_back({step.a, boundary, {makeA}});
+  late.recomputes.push_back({step.e, step.backward, {step.makeE}});
+  EXPECT_EQ(verifyPlanShape(step.program, late), "");
+}
+
 TEST(InPlaceWritesTest, AChainMayNotWriteIntoABufferItDoesNotCreate) {
   OverwrittenResidual step;
   Plan again;
