@@ -271,11 +271,16 @@ std::vector<std::vector<uint32_t>> candidateOrders(const Instance &instance) {
   return orders;
 }
 
-/// Local search on the best greedy order: the buffer that ends highest
-/// is moved to an earlier place in the order (a pseudo-random one, from a
-/// fixed seed, so placement stays deterministic), and the move is kept when
-/// the arena does not grow. Each try is a greedy pass, quadratic in the
-/// buffers, so the number of tries shrinks with the instance's size.
+/// Local search on the best greedy order (iterated greedy): each try either
+/// moves the buffer that ends highest to an earlier place in the order, or
+/// moves one to three buffers anywhere, and is kept when the arena does not
+/// grow. The first move alone stalls where the top is held by buffers that
+/// only reach it because others sit badly below them (the backward pass of
+/// a training step: weight gradients that live to the end); the free moves
+/// let equal arenas drift until one of those settles. Choices come from a
+/// fixed seed, so placement stays deterministic. Each try is a greedy pass,
+/// quadratic in the buffers, so the number of tries shrinks with the
+/// instance's size.
 void improveOrder(const Instance &instance, std::vector<uint32_t> order,
                   Fit fit, ArenaLayout &layout) {
   size_t n = order.size();
@@ -297,27 +302,36 @@ void improveOrder(const Instance &instance, std::vector<uint32_t> order,
   std::vector<uint64_t> offsets;
   for (uint64_t attempt = 0; attempt < tries && layout.arenaBytes > bound;
        ++attempt) {
-    // The buffer whose end is the arena's top (the lowest index on a tie).
-    size_t top = 0;
-    uint64_t topEnd = 0;
-    for (size_t position = 0; position < n; ++position) {
-      uint32_t i = order[position];
-      uint64_t end = layout.offsets[i] + instance.sizes[i];
-      if (end > topEnd || (end == topEnd && i < order[top])) {
-        topEnd = end;
-        top = position;
-      }
-    }
     std::vector<uint32_t> candidate = order;
-    if (top == 0) {
-      // Already first: perturb elsewhere, swapping two neighbours.
-      size_t position = 1 + next() % (n - 1);
-      std::swap(candidate[position - 1], candidate[position]);
-    } else {
-      size_t to = next() % top;
-      uint32_t moved = candidate[top];
-      candidate.erase(candidate.begin() + top);
+    auto move = [&](size_t from, size_t to) {
+      uint32_t moved = candidate[from];
+      candidate.erase(candidate.begin() + from);
       candidate.insert(candidate.begin() + to, moved);
+    };
+    if (next() % 2) {
+      for (uint64_t moves = 1 + next() % 3; moves > 0; --moves) {
+        size_t from = next() % n;
+        move(from, next() % n);
+      }
+    } else {
+      // The buffer whose end is the arena's top (the lowest index on a tie).
+      size_t top = 0;
+      uint64_t topEnd = 0;
+      for (size_t position = 0; position < n; ++position) {
+        uint32_t i = order[position];
+        uint64_t end = layout.offsets[i] + instance.sizes[i];
+        if (end > topEnd || (end == topEnd && i < order[top])) {
+          topEnd = end;
+          top = position;
+        }
+      }
+      if (top == 0) {
+        // Already first: perturb elsewhere, swapping two neighbours.
+        size_t position = 1 + next() % (n - 1);
+        std::swap(candidate[position - 1], candidate[position]);
+      } else {
+        move(top, next() % top);
+      }
     }
     uint64_t arena = placeGreedy(instance, candidate, fit, offsets);
     if (arena <= layout.arenaBytes) {
@@ -340,6 +354,8 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
   }
   Instance instance(buffers);
   layout.liveBytes = instance.liveBytes;
+  uint64_t bound = llvm::alignTo(instance.liveBytes, instance.maxAlignment);
+  layout.lowerBound = bound;
   if (strategy == ArenaStrategy::SizeBestFit) {
     std::vector<uint32_t> order = orderBy(
         instance, [&](uint32_t i) { return instance.sizes[i]; });
@@ -357,7 +373,6 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
   constexpr size_t kLargeInstance = 4096;
   if (instance.occupying.size() > kLargeInstance)
     orders.resize(2);
-  uint64_t bound = llvm::alignTo(instance.liveBytes, instance.maxAlignment);
   std::vector<uint32_t> bestOrder;
   Fit bestFit = Fit::Smallest;
   for (const std::vector<uint32_t> &order : orders) {
@@ -380,8 +395,13 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
   // Exact on small instances; on larger ones the node budget makes it a
   // bounded improvement step that rarely pays, so it is skipped.
   constexpr size_t kExactBuffers = 24;
-  constexpr uint64_t kNodeBudget = 5000;
-  if (instance.occupying.size() <= kExactBuffers)
-    searchExact(instance, layout, kNodeBudget);
+  constexpr uint64_t kNodeBudget = 5000, kExactNodeBudget = 1'000'000;
+  bool optimal = false;
+  if (strategy == ArenaStrategy::Exact)
+    optimal = searchExact(instance, layout, kExactNodeBudget);
+  else if (instance.occupying.size() <= kExactBuffers)
+    optimal = searchExact(instance, layout, kNodeBudget);
+  if (optimal)
+    layout.lowerBound = layout.arenaBytes;
   return layout;
 }

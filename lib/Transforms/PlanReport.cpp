@@ -128,6 +128,15 @@ json::Object remat::reportGraph(const PlanOutcome &outcome) {
       static_cast<int64_t>(outcome.arenaBefore.layout.arenaBytes);
   g["fragmentation"] =
       outcome.arenaAfter.fragmentation(outcome.after.peakBytes);
+  // No placement of these buffers needs fewer bytes than this; over the
+  // live peak, the fragmentation no placement can avoid.
+  g["arena_lower_bound_bytes"] =
+      static_cast<int64_t>(outcome.arenaAfter.layout.lowerBound);
+  g["fragmentation_lower_bound"] =
+      outcome.after.peakBytes
+          ? double(outcome.arenaAfter.layout.lowerBound) /
+                double(outcome.after.peakBytes)
+          : 1.0;
   g["live_target_bytes"] = nullable(outcome.liveTargetBytes);
   g["plans"] = static_cast<int64_t>(outcome.plans);
   g["feasible"] = outcome.result.feasible;

@@ -21,6 +21,8 @@
 // CHECK-NEXT:     "size_best_fit_bytes": 49408
 // CHECK:        "arena_before_bytes": 65536,
 // CHECK-NEXT:   "arena_bytes": 49152,
+// The load bound, met here: no placement could do better.
+// CHECK-NEXT:   "arena_lower_bound_bytes": 49152,
 // CHECK-NEXT:   "base_flops": 28736,
 // CHECK:        "budget": "56KiB",
 // CHECK-NEXT:   "budget_bytes": 57344,
@@ -28,6 +30,7 @@
 // CHECK:        "extra_flops": 4096,
 // CHECK:        "feasible": true,
 // CHECK-NEXT:   "fragmentation": 1,
+// CHECK-NEXT:   "fragmentation_lower_bound": 1,
 // CHECK-NEXT:   "gap": null,
 // CHECK:        "kept": [
 // CHECK:        "name": "broadcast_concat",

@@ -50,6 +50,20 @@ void expectValid(const std::vector<ArenaBuffer> &buffers,
   }
 }
 
+/// Fails the test unless the load of `buffers` is `load`, the baseline
+/// misses it and Best meets it (and so knows it is optimal).
+void expectBestReachesTheLoad(const std::vector<ArenaBuffer> &buffers,
+                              uint64_t load) {
+  ArenaLayout baseline = placeArena(buffers, ArenaStrategy::SizeBestFit);
+  ArenaLayout best = placeArena(buffers);
+  expectValid(buffers, baseline);
+  expectValid(buffers, best);
+  EXPECT_EQ(best.liveBytes, load);
+  EXPECT_GT(baseline.arenaBytes, load);
+  EXPECT_EQ(best.arenaBytes, load);
+  EXPECT_EQ(best.lowerBound, load);
+}
+
 std::vector<ArenaBuffer> randomBuffers(std::mt19937_64 &rng, size_t count,
                                        int64_t steps, uint64_t maxUnits,
                                        uint64_t unit) {
@@ -223,6 +237,8 @@ TEST(ArenaPlacementTest, RandomLayoutsAreValidAndNoWorseThanBaseline) {
 }
 
 TEST(ArenaPlacementTest, BestIsTheBruteForceOptimumOnTinyInstances) {
+  // Also checks the lower bounds against the optimum: no strategy's bound
+  // exceeds it, and the exact search, which finishes on these, proves it.
   std::mt19937_64 rng(7);
   int beatBaseline = 0;
   for (int trial = 0; trial < 300; ++trial) {
@@ -230,16 +246,24 @@ TEST(ArenaPlacementTest, BestIsTheBruteForceOptimumOnTinyInstances) {
         randomBuffers(rng, 2 + trial % 6, 6, 6, 64);
     // Some buffers want a coarser alignment, which the search must respect.
     if (trial % 4 == 0)
-      buffers[0].alignment = 256;
+      buffers[trial % buffers.size()].alignment = 256;
     SCOPED_TRACE("trial " + std::to_string(trial));
-    uint64_t optimum = BruteForce(buffers, 64).optimum();
-    ArenaLayout best = placeArena(buffers);
-    expectValid(buffers, best);
     // Both round the top to the largest alignment.
     uint64_t largest = trial % 4 == 0 ? 256 : 64;
-    EXPECT_EQ(best.arenaBytes, (optimum + largest - 1) / largest * largest);
-    beatBaseline += best.arenaBytes <
-                    placeArena(buffers, ArenaStrategy::SizeBestFit).arenaBytes;
+    uint64_t optimum = BruteForce(buffers, 64).optimum();
+    optimum = (optimum + largest - 1) / largest * largest;
+    ArenaLayout best = placeArena(buffers);
+    expectValid(buffers, best);
+    EXPECT_EQ(best.arenaBytes, optimum);
+    ArenaLayout baseline = placeArena(buffers, ArenaStrategy::SizeBestFit);
+    ArenaLayout exact = placeArena(buffers, ArenaStrategy::Exact);
+    for (const ArenaLayout &layout : {best, baseline, exact}) {
+      EXPECT_GE(layout.lowerBound, layout.liveBytes);
+      EXPECT_LE(layout.lowerBound, optimum);
+    }
+    EXPECT_EQ(exact.arenaBytes, optimum);
+    EXPECT_EQ(exact.lowerBound, optimum);
+    beatBaseline += best.arenaBytes < baseline.arenaBytes;
   }
   // The instances are hard enough that the baseline misses the optimum.
   EXPECT_GT(beatBaseline, 0);
@@ -252,13 +276,46 @@ TEST(ArenaPlacementTest, BestReachesTheLoadWhereTheBaselineDoesNot) {
       {2 * 64, 64, 0, 2}, {2 * 64, 64, 3, 5}, {1 * 64, 64, 0, 3},
       {1 * 64, 64, 4, 5}, {1 * 64, 64, 0, 1}, {1 * 64, 64, 2, 5},
       {3 * 64, 64, 0, 0}, {1 * 64, 64, 1, 4}, {1 * 64, 64, 5, 5}};
-  ArenaLayout baseline = placeArena(buffers, ArenaStrategy::SizeBestFit);
-  ArenaLayout best = placeArena(buffers);
-  expectValid(buffers, baseline);
-  expectValid(buffers, best);
-  EXPECT_EQ(baseline.arenaBytes, 8u * 64);
-  EXPECT_EQ(best.arenaBytes, best.liveBytes);
-  EXPECT_EQ(best.liveBytes, 7u * 64);
+  EXPECT_EQ(placeArena(buffers, ArenaStrategy::SizeBestFit).arenaBytes,
+            8u * 64);
+  expectBestReachesTheLoad(buffers, 7u * 64);
+}
+
+TEST(ArenaPlacementTest, IteratedGreedyReachesTheLoadWhereEveryOrderMisses) {
+  // 30 buffers (too many for the exact search) on which every candidate
+  // order, and moving only the top buffer, leave a 64-byte hole; the free
+  // moves of the local search close it.
+  std::vector<ArenaBuffer> buffers = {
+      {1 * 64, 64, 0, 1},  {4 * 64, 64, 8, 11}, {4 * 64, 64, 9, 10},
+      {4 * 64, 64, 7, 8},  {3 * 64, 64, 7, 8},  {2 * 64, 64, 9, 9},
+      {3 * 64, 64, 9, 9},  {4 * 64, 64, 9, 10}, {3 * 64, 64, 1, 2},
+      {1 * 64, 64, 4, 5},  {2 * 64, 64, 5, 6},  {2 * 64, 64, 10, 11},
+      {4 * 64, 64, 10, 10}, {2 * 64, 64, 0, 0}, {3 * 64, 64, 0, 2},
+      {3 * 64, 64, 9, 11}, {4 * 64, 64, 6, 6},  {2 * 64, 64, 11, 11},
+      {3 * 64, 64, 2, 5},  {1 * 64, 64, 11, 11}, {4 * 64, 64, 5, 8},
+      {4 * 64, 64, 3, 6},  {2 * 64, 64, 5, 5},  {4 * 64, 64, 2, 4},
+      {3 * 64, 64, 7, 10}, {1 * 64, 64, 4, 6},  {4 * 64, 64, 8, 8},
+      {4 * 64, 64, 3, 4},  {3 * 64, 64, 6, 9},  {1 * 64, 64, 8, 9}};
+  expectBestReachesTheLoad(buffers, 27u * 64);
+}
+
+TEST(ArenaPlacementTest, ExactIsNeverWorseThanGreedy) {
+  std::mt19937_64 rng(41);
+  for (int trial = 0; trial < 100; ++trial) {
+    std::vector<ArenaBuffer> buffers =
+        randomBuffers(rng, 4 + trial % 9, 10, 8, 64);
+    for (size_t i = 0; i < buffers.size(); i += 4)
+      buffers[i].alignment = 128;
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    ArenaLayout baseline = placeArena(buffers, ArenaStrategy::SizeBestFit);
+    ArenaLayout best = placeArena(buffers);
+    ArenaLayout exact = placeArena(buffers, ArenaStrategy::Exact);
+    expectValid(buffers, exact);
+    EXPECT_LE(exact.arenaBytes, best.arenaBytes);
+    EXPECT_LE(exact.arenaBytes, baseline.arenaBytes);
+    EXPECT_LE(exact.lowerBound, exact.arenaBytes);
+    EXPECT_GE(exact.lowerBound, best.lowerBound);
+  }
 }
 
 TEST(ArenaPlacementTest, PlacementIsDeterministic) {

@@ -55,6 +55,11 @@ struct ArenaLayout {
   /// Lower bound on any placement: the max over steps of the sum of the live
   /// buffers' aligned bytes.
   uint64_t liveBytes = 0;
+  /// The best lower bound on the arena known after placing: liveBytes
+  /// rounded up to the largest alignment, or arenaBytes itself where a
+  /// search proved the layout optimal. arenaBytes - lowerBound is the most
+  /// any placement could still save.
+  uint64_t lowerBound = 0;
 };
 
 enum class ArenaStrategy {
@@ -65,6 +70,10 @@ enum class ArenaStrategy {
   /// The default: the best of several orderings and fits, and an exact
   /// branch-and-bound search where the instance is small enough.
   Best,
+  /// Best, then the exact search with a much larger node budget on any
+  /// instance: for benchmarks and tests, which want the optimum (and the
+  /// proof in lowerBound) more than speed. Not for the planner's loop.
+  Exact,
 };
 
 /// `bytes` rounded up to the buffer's alignment: what it occupies
