@@ -273,8 +273,8 @@ std::vector<std::vector<uint32_t>> candidateOrders(const Instance &instance) {
 
 /// Local search on the best greedy order (iterated greedy): each try either
 /// moves the buffer that ends highest to an earlier place in the order, or
-/// moves one to three buffers anywhere, and is kept when the arena does not
-/// grow. The first move alone stalls where the top is held by buffers that
+/// (in a second phase) moves one to three buffers anywhere, and is kept when
+/// the arena does not grow. The first move alone stalls where the top is held by buffers that
 /// only reach it because others sit badly below them (the backward pass of
 /// a training step: weight gradients that live to the end); the free moves
 /// let equal arenas drift until one of those settles. Choices come from a
@@ -300,7 +300,9 @@ void improveOrder(const Instance &instance, std::vector<uint32_t> order,
     return state;
   };
   std::vector<uint64_t> offsets;
-  for (uint64_t attempt = 0; attempt < tries && layout.arenaBytes > bound;
+  // First only top moves, then both kinds: the second phase starts from
+  // where the first stalled, so it never ends worse.
+  for (uint64_t attempt = 0; attempt < 2 * tries && layout.arenaBytes > bound;
        ++attempt) {
     std::vector<uint32_t> candidate = order;
     auto move = [&](size_t from, size_t to) {
@@ -308,7 +310,7 @@ void improveOrder(const Instance &instance, std::vector<uint32_t> order,
       candidate.erase(candidate.begin() + from);
       candidate.insert(candidate.begin() + to, moved);
     };
-    if (next() % 2) {
+    if (attempt >= tries && next() % 2) {
       for (uint64_t moves = 1 + next() % 3; moves > 0; --moves) {
         size_t from = next() % n;
         move(from, next() % n);
