@@ -252,7 +252,8 @@ def main():
               "buffers", "plans"]
     write_page(
         "arena.md", "Arena placement beside allocators",
-        "Produced by `python3 bench/arena.py` (%s). Each row plans the step "
+        "Produced by `python3 bench/arena.py --batch %d` (%s). Each row "
+        "plans the step "
         "with `remat-pipeline` (budget-kind=arena, 64 B alignment, "
         "best-effort) and compares, on the planned step's buffers, the live "
         "peak of the memory model with: the aligned load (the most bytes "
@@ -266,7 +267,8 @@ def main():
         "the live peak. A fractional budget is of the unrematerialized "
         "arena. ONNX models are imported at batch %d and differentiated "
         "with an MSE loss; `plans` counts the plans the arena budget took. "
-        "%s" % (machine_stamp(), args.batch, timing), header, rows)
+        "%s" % (args.batch, machine_stamp(), args.batch, timing), header,
+        rows)
 
 
 if __name__ == "__main__":
