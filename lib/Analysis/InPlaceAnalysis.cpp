@@ -10,6 +10,8 @@
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotModuleBufferize.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -103,6 +105,12 @@ remat::copiedAliases(FunctionOpInterface function, AliasOf aliasOf) {
   // The step as a func.func in a module of its own, with the functions it
   // calls; `mapping` relates the copy's ops to the step's.
   MLIRContext *context = function->getContext();
+  // Passes that build programs declare these dialects, so they are loaded
+  // before any thread runs; a direct caller gets them loaded here.
+  context->loadDialect<arith::ArithDialect, bufferization::BufferizationDialect,
+                       func::FuncDialect, linalg::LinalgDialect,
+                       math::MathDialect, scf::SCFDialect,
+                       tensor::TensorDialect>();
   OpBuilder builder(context);
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(function.getLoc());
   builder.setInsertionPointToEnd(scratch->getBody());

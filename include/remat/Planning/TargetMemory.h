@@ -53,7 +53,7 @@ constexpr llvm::StringLiteral kArenaAlignmentAttrName = "remat.arena_alignment";
 /// The step attribute remat-plan records the arena it planned in: the
 /// arena's bytes and the bytes of every buffer placed in it, which
 /// remat-arena-allocation checks the lowered step's allocations against.
-constexpr llvm::StringLiteral kPlannedArenaAttrName = "remat.planned_arena";
+constexpr llvm::StringLiteral kPlannedArenaAttrName = "remat.arena";
 
 } // namespace remat
 
