@@ -40,11 +40,23 @@ std::vector<OpId> remat::overwriteTimes(const Program &program) {
   return times;
 }
 
+/// Whether `op` writes in place into `operand`'s buffer: it then takes the
+/// buffer, not what the value held (bufferization writes in place only
+/// where the op reads nothing another write replaced).
+static bool writesInto(const Program &program, const OpInfo &op,
+                       ValueId operand) {
+  return llvm::any_of(op.results, [&](ValueId result) {
+    const ValueInfo &info = program.values[result];
+    return info.writesInPlace && info.aliasOf == operand;
+  });
+}
+
 std::optional<ClobberedRead> remat::findClobberedRead(const Program &program) {
   std::vector<OpId> times = overwriteTimes(program);
   for (OpId op = 0; op < program.ops.size(); ++op)
     for (ValueId operand : program.ops[op].operands)
-      if (times[operand] != kNone && times[operand] < op)
+      if (times[operand] != kNone && times[operand] < op &&
+          !writesInto(program, program.ops[op], operand))
         return ClobberedRead{operand, op, times[operand]};
   OpId end = program.ops.size();
   for (ValueId v = 0; v < program.values.size(); ++v)

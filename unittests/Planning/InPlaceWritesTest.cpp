@@ -61,6 +61,28 @@ TEST(InPlaceWritesTest, InputsAreOverwrittenByTheirFirstWrite) {
   EXPECT_EQ(read2->reader, update + 1);
 }
 
+TEST(InPlaceWritesTest, AWriteIntoADeadValueIsNoRead) {
+  // v is overwritten by w in place; once w is read for the last time, a
+  // fill writes into the same buffer again, naming v as its destination.
+  Program program;
+  ValueId x = program.addInput(64);
+  ValueId v = program.ops[program.addOp({x}, {64}, 1, true)].results[0];
+  OpId first = program.addOp({x, v}, {64}, 1, true);
+  ValueId w = program.ops[first].results[0];
+  program.setInPlaceWrite(w, v);
+  OpId readW = program.addOp({w}, {64}, 1, true);
+  OpId fill = program.addOp({v}, {64}, 1, true);
+  ValueId filled = program.ops[fill].results[0];
+  program.setInPlaceWrite(filled, v);
+  program.markOutput(program.ops[readW].results[0]);
+  program.markOutput(filled);
+  EXPECT_EQ(overwriteTimes(program)[w], fill);
+  EXPECT_FALSE(findClobberedRead(program));
+  // A plain read of v there would read w's contents.
+  program.addOp({v}, {64}, 1, true);
+  EXPECT_TRUE(findClobberedRead(program));
+}
+
 TEST(InPlaceWritesTest, ARecomputationMayNotReadAnOverwrittenValue) {
   OverwrittenResidual step;
   // Recomputing e in the backward pass would read a after its overwrite.

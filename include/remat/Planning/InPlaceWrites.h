@@ -37,7 +37,9 @@ struct ClobberedRead {
 };
 
 /// The first read, in program order, of a value whose buffer an earlier op
-/// overwrote, or nullopt when every value is read while it holds.
+/// overwrote, or nullopt when every value is read while it holds. An op
+/// writing in place into a value does not read it in this sense (a fill
+/// into a buffer whose last contents are dead is a write, not a read).
 std::optional<ClobberedRead> findClobberedRead(const Program &program);
 
 } // namespace remat
