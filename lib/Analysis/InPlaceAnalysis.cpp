@@ -146,15 +146,11 @@ remat::copiedAliases(FunctionOpInterface function, AliasOf aliasOf) {
   if (aliasing.empty())
     return copied;
 
-  Block &body = copy.getBody().front();
-  Operation *terminator = body.getTerminator();
-  if (!isa<func::ReturnOp>(terminator)) {
-    builder.setInsertionPoint(terminator);
-    func::ReturnOp::create(builder, terminator->getLoc(),
-                           terminator->getOperands());
-    terminator->erase();
-  }
+  // Lowered as remat-lower lowers the step: remat ops flattened, calls
+  // inlined, then TOSA to linalg.
+  replaceRematReturns(copy);
   flattenRematOps(copy);
+  inlineCalls(copy);
   if (failed(convertToLinalg(copy)))
     return failure();
 

@@ -2,7 +2,11 @@
 
 #include "remat/Analysis/RematStructure.h"
 
+#include "remat/Analysis/ProgramBuilder.h"
 #include "remat/Dialect/Remat/RematOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace remat;
@@ -41,5 +45,43 @@ void remat::flattenRematOps(Operation *root) {
     } else {
       op->erase();
     }
+  }
+}
+
+void remat::replaceRematReturns(func::FuncOp func) {
+  OpBuilder builder(func.getContext());
+  for (Block &block : func.getBody()) {
+    auto ret = dyn_cast<ReturnOp>(block.getTerminator());
+    if (!ret)
+      continue;
+    builder.setInsertionPoint(ret);
+    func::ReturnOp::create(builder, ret.getLoc(), ret.getOperands());
+    ret.erase();
+  }
+}
+
+void remat::inlineCalls(func::FuncOp func) {
+  SmallVector<func::CallOp> calls;
+  for (Block &block : func.getBody())
+    llvm::append_range(calls, block.getOps<func::CallOp>());
+  while (!calls.empty()) {
+    func::CallOp call = calls.pop_back_val();
+    func::FuncOp callee = inlinedCallee(call);
+    if (!callee)
+      continue;
+    Block &body = callee.getBody().front();
+    IRMapping mapping;
+    mapping.map(body.getArguments(), call.getOperands());
+    OpBuilder builder(call);
+    for (Operation &op : body.without_terminator()) {
+      Operation *clone = builder.clone(op, mapping);
+      clone->setLoc(call.getLoc());
+      if (auto inner = dyn_cast<func::CallOp>(clone))
+        calls.push_back(inner);
+    }
+    for (auto [result, returned] :
+         llvm::zip(call.getResults(), body.getTerminator()->getOperands()))
+      result.replaceAllUsesWith(mapping.lookupOrDefault(returned));
+    call.erase();
   }
 }

@@ -10,7 +10,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
 
 namespace remat {
 #define GEN_PASS_DEF_LOWERREMATPASS
@@ -101,36 +100,6 @@ struct LowerRematPass final : remat::impl::LowerRematPassBase<LowerRematPass> {
     });
   }
 
-  /// Inlines the calls in `func`'s body to functions defined in the module,
-  /// as the memory model counts them (`inlinedCallee`): every op of the
-  /// callee takes the call's location, so remat-free-after-last-use keeps
-  /// the callee's buffers until the call's last op has run.
-  static void inlineCalls(func::FuncOp func) {
-    SmallVector<func::CallOp> calls;
-    for (Block &block : func.getBody())
-      llvm::append_range(calls, block.getOps<func::CallOp>());
-    while (!calls.empty()) {
-      func::CallOp call = calls.pop_back_val();
-      func::FuncOp callee = inlinedCallee(call);
-      if (!callee)
-        continue;
-      Block &body = callee.getBody().front();
-      IRMapping mapping;
-      mapping.map(body.getArguments(), call.getOperands());
-      OpBuilder builder(call);
-      for (Operation &op : body.without_terminator()) {
-        Operation *clone = builder.clone(op, mapping);
-        clone->setLoc(call.getLoc());
-        if (auto inner = dyn_cast<func::CallOp>(clone))
-          calls.push_back(inner);
-      }
-      for (auto [result, returned] : llvm::zip(
-               call.getResults(), body.getTerminator()->getOperands()))
-        result.replaceAllUsesWith(mapping.lookupOrDefault(returned));
-      call.erase();
-    }
-  }
-
   void lowerGraph(GraphOp graph) {
     OpBuilder builder(graph);
     auto func = func::FuncOp::create(
@@ -145,14 +114,7 @@ struct LowerRematPass final : remat::impl::LowerRematPassBase<LowerRematPass> {
       func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     builder.getUnitAttr());
     func.getBody().takeBody(graph.getBody());
-    for (Block &block : func.getBody()) {
-      auto ret = dyn_cast<ReturnOp>(block.getTerminator());
-      if (!ret)
-        continue;
-      builder.setInsertionPoint(ret);
-      func::ReturnOp::create(builder, ret.getLoc(), ret.getOperands());
-      ret.erase();
-    }
+    replaceRematReturns(func);
     graph.erase();
     ++numGraphs;
   }
