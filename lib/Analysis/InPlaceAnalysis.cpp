@@ -93,12 +93,18 @@ bool sharesBuffer(Value value, const llvm::DenseSet<Operation *> &group,
 FailureOr<llvm::DenseSet<Value>>
 remat::copiedAliases(FunctionOpInterface function, AliasOf aliasOf) {
   llvm::DenseSet<Value> copied;
-  bool writes = false;
-  function->walk([&](DestinationStyleOpInterface op) {
-    writes |= op.hasPureTensorSemantics() && op.getNumDpsInits() > 0;
-  });
+  llvm::SetVector<func::FuncOp> callees;
+  collectCallees(function, callees);
   // Every other op the lowering makes writes into a new tensor.empty, and a
-  // view only needs a copy of a buffer something overwrites.
+  // view only needs a copy of a buffer something overwrites. The lowering
+  // inlines calls, so a callee's writes count as the step's.
+  bool writes = false;
+  auto findWrites = [&](DestinationStyleOpInterface op) {
+    writes |= op.hasPureTensorSemantics() && op.getNumDpsInits() > 0;
+  };
+  function->walk(findWrites);
+  for (func::FuncOp callee : callees)
+    callee->walk(findWrites);
   if (!writes)
     return copied;
 
@@ -114,8 +120,6 @@ remat::copiedAliases(FunctionOpInterface function, AliasOf aliasOf) {
   OpBuilder builder(context);
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(function.getLoc());
   builder.setInsertionPointToEnd(scratch->getBody());
-  llvm::SetVector<func::FuncOp> callees;
-  collectCallees(function, callees);
   for (func::FuncOp callee : callees)
     builder.clone(*callee);
   auto type = dyn_cast<FunctionType>(function.getFunctionType());
