@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Arena placement side by side with allocators, on the same buffers.
 
-For each bundled example (examples/*.mlir) and each shared ONNX model
-(imported at --onnx-batch, differentiated with an MSE loss, plan-only), and
+For each bundled example (examples/*.mlir), each shared ONNX model and each
+--torchvision model (exported here; imported at --onnx-batch,
+differentiated with an MSE loss, plan-only), and
 each budget (none, 0.7, 0.5, min): plans with remat-pipeline (budget-kind=arena),
 reads the JSON report, and compares on the planned step's buffers:
 
@@ -23,6 +24,7 @@ report's order), then those whose last op it is are freed.
 
     python3 bench/arena.py [--remat-opt build/bin/remat-opt]
         [--models ../shared/models/onnx] [--batch 8]
+        [--torchvision densenet121 ...]
 """
 
 import argparse
@@ -174,12 +176,40 @@ def ratio(n, live):
     return "%s (%.3f)" % (size(n), n / live if live else 1.0)
 
 
+# torchvision models exported at run time (random weights, opset 13), when
+# Debian's python3-torchvision is installed (bench/peers/setup.sh): DenseNet
+# concatenates every earlier feature map of a block, so its buffers live
+# long and overlap unevenly, a hard case for placement.
+TORCHVISION = ["densenet121"]
+EXPORT = r"""
+import sys, torch, torchvision
+model = getattr(torchvision.models, sys.argv[1])(weights=None).eval()
+torch.onnx.export(model, torch.randn(1, 3, 224, 224), sys.argv[2],
+                  opset_version=13, input_names=["input"],
+                  output_names=["logits"])
+"""
+
+
+def onnx_models(args, tmp):
+    """(name, .onnx path): the shared models, then the torchvision ones."""
+    for model in sorted(glob.glob(os.path.join(args.models, "*.onnx"))):
+        yield os.path.basename(model)[:-5], model
+    for name in args.torchvision:
+        path = os.path.join(tmp, name + ".onnx")
+        done = subprocess.run(["/usr/bin/python3", "-c", EXPORT, name, path],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            print("skipping %s: torchvision export failed (%s)" % (
+                name, (done.stderr.strip().splitlines() or ["?"])[-1]))
+            continue
+        yield name, path
+
+
 def steps(args, tmp):
     """(name, path of the training step) for examples and models."""
     for path in sorted(glob.glob(os.path.join(ROOT, "examples", "*.mlir"))):
         yield os.path.basename(path)[:-5], path
-    for model in sorted(glob.glob(os.path.join(args.models, "*.onnx"))):
-        name = os.path.basename(model)[:-5]
+    for name, model in onnx_models(args, tmp):
         path = os.path.join(tmp, name + ".mlir")
         imported = subprocess.run(
             [args.remat_translate, "--import-onnx", model,
@@ -215,6 +245,8 @@ def main():
     parser.add_argument("--models", default=os.path.join(
         ROOT, "..", "shared", "models", "onnx"))
     parser.add_argument("--batch", type=int, default=8)
+    parser.add_argument("--torchvision", nargs="*", default=TORCHVISION,
+                        help="torchvision models to export and plan too")
     args = parser.parse_args()
 
     rows = []
@@ -266,8 +298,10 @@ def main():
         "a simulated PyTorch caching allocator; in parentheses, each over "
         "the live peak. A fractional budget is of the unrematerialized "
         "arena. ONNX models are imported at batch %d and differentiated "
-        "with an MSE loss; `plans` counts the plans the arena budget took. "
-        "%s" % (args.batch, machine_stamp(), args.batch, timing), header,
+        "with an MSE loss (torchvision's %s exported at 224x224 with "
+        "random weights); `plans` counts the plans the arena budget took. "
+        "%s" % (args.batch, machine_stamp(), args.batch,
+                ", ".join(args.torchvision) or "none", timing), header,
         rows)
 
 

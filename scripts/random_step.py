@@ -13,6 +13,9 @@ gradient pass does. The ops are drawn from the supported families:
 - pairs that fold (negate(negate x), abs(abs x), transpose(transpose x));
 - linalg (matmul into a filled init, elementwise add), tensor views
   (extract_slice, collapse_shape/expand_shape);
+- strided views (a window of a value at a random offset, cutting columns)
+  returned as results or collapsed, which bufferization cannot return or
+  collapse as they are;
 - arith and math on tensors;
 - calls to private helper functions defined in the module;
 - destination-passing ops that write into an existing value (linalg.generic
@@ -244,6 +247,25 @@ class Step:
             "tensor.expand_shape %s [[0, 1]] output_shape [%d, %d] : %s into %s"
             % (e[0], m, n, ttype((m * n,)), ttype(a[1])), a[1], [e])
 
+    def strided_view(self, a):
+        """A window of `a` at a random offset, returned as a result or
+        collapsed and returned; `a` goes on through a tanh."""
+        rng = self.rng
+        m, n = a[1]
+        rows, cols = rng.randint(1, m), rng.randint(1, n)
+        r0, c0 = rng.randint(0, m - rows), rng.randint(0, n - cols)
+        window = (rows, cols)
+        v = self.emit(
+            "tensor.extract_slice %s[%d, %d] [%d, %d] [1, 1] : %s to %s"
+            % (a[0], r0, c0, rows, cols, ttype(a[1]), ttype(window)),
+            window, [a])
+        if rng.random() < 0.5:
+            flat = (rows * cols,)
+            f = self.emit("tensor.collapse_shape %s [[0, 1]] : %s into %s"
+                          % (v[0], ttype(window), ttype(flat)), flat, [v])
+            self.unary(f, "tosa.sigmoid")
+        return self.unary(a, "tosa.tanh")
+
     def reduce_broadcast(self, a):
         m, n = a[1]
         r = self.emit("tosa.reduce_sum %s {axis = 1 : i32} : (%s) -> %s"
@@ -337,7 +359,7 @@ class Step:
         kinds = ["unary", "unary", "binary", "fold", "mask", "matmul",
                  "linalg_matmul", "linalg_add", "const", "slice", "collapse",
                  "reduce", "arith", "call", "transpose", "write_into",
-                 "fill_into", "insert_into"]
+                 "fill_into", "insert_into", "strided"]
         kind = rng.choice(kinds)
         if kind == "unary":
             return self.unary(a, rng.choice(
@@ -385,6 +407,8 @@ class Step:
             return self.slice_pad(a)
         if kind == "collapse":
             return self.collapse_expand(a)
+        if kind == "strided":
+            return self.strided_view(a)
         if kind == "reduce":
             return self.reduce_broadcast(a)
         if kind == "arith":

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -204,8 +205,106 @@ remat::copiedAliases(FunctionOpInterface function, AliasOf aliasOf) {
   return copied;
 }
 
+/// The static offsets of a slice, when known, and its source's shape.
+static std::optional<std::pair<SmallVector<int64_t>, ArrayRef<int64_t>>>
+sliceOffsets(Operation *op) {
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    if (!llvm::all_of(slice.getStaticStrides(),
+                      [](int64_t stride) { return stride == 1; }) ||
+        ShapedType::isDynamicShape(slice.getStaticOffsets()))
+      return std::nullopt;
+    return std::make_pair(SmallVector<int64_t>(slice.getStaticOffsets()),
+                          slice.getSourceType().getShape());
+  }
+  if (auto slice = dyn_cast<tosa::SliceOp>(op)) {
+    auto start = slice.getStart().getDefiningOp<tosa::ConstShapeOp>();
+    if (!start)
+      return std::nullopt;
+    SmallVector<int64_t> offsets;
+    for (const APInt &offset : start.getValues().getValues<APInt>())
+      offsets.push_back(offset.getSExtValue());
+    return std::make_pair(
+        offsets, cast<ShapedType>(slice.getInput1().getType()).getShape());
+  }
+  return std::nullopt;
+}
+
+/// Whether the slice `op` makes is a buffer the function's results can
+/// take as they are: starting at its source's first byte, contiguous (every
+/// dimension after the first whole) and with the identity layout. Others
+/// bufferize to a strided view that the identity-layout result cannot hold.
+static bool isIdentityLayoutSlice(Operation *op) {
+  auto known = sliceOffsets(op);
+  if (!known)
+    return false;
+  auto [offsets, sourceShape] = *known;
+  ArrayRef<int64_t> shape = cast<ShapedType>(op->getResult(0).getType())
+                                .getShape();
+  if (llvm::any_of(offsets, [](int64_t offset) { return offset != 0; }))
+    return false;
+  for (size_t dim = 1; dim < shape.size(); ++dim)
+    if (shape[dim] != sourceShape[dim])
+      return false;
+  return true;
+}
+
+/// Whether `value` bufferizes to a strided view: on its chain of aliases
+/// (views, in-place writes) back to a buffer of its own, a slice that is not
+/// the identity layout.
+static bool isStridedView(Value value, AliasOf aliasOf) {
+  while (Operation *op = value.getDefiningOp()) {
+    if (isa<tensor::ExtractSliceOp, tosa::SliceOp>(op) &&
+        !isIdentityLayoutSlice(op))
+      return true;
+    std::optional<Value> source =
+        aliasOf(op, cast<OpResult>(value).getResultNumber());
+    if (!source)
+      return false;
+    value = *source;
+  }
+  return false;
+}
+
+/// Replaces `use`'s value with a copy of it in a buffer of its own, made
+/// right after the value.
+static void copyIntoFreshBuffer(OpOperand &use) {
+  Value value = use.get();
+  auto type = cast<RankedTensorType>(value.getType());
+  OpBuilder builder(value.getContext());
+  builder.setInsertionPointAfterValue(value);
+  Value fresh = tensor::EmptyOp::create(builder, value.getLoc(),
+                                        type.getShape(), type.getElementType());
+  use.set(linalg::CopyOp::create(builder, value.getLoc(), value, fresh)
+              .getResult(0));
+}
+
+/// Copies the strided views whose buffers bufferization would copy, where
+/// the model would take them for views: the source of a reshape (a strided
+/// buffer cannot always be collapsed, and tensor.reshape takes the identity
+/// layout only), and a result of `function` (the identity-layout results
+/// cannot hold it; bufferization copies it at the return). Made explicit,
+/// each copy is counted, and a returned slice's source may die before the
+/// end.
+static void copyStridedViews(FunctionOpInterface function, AliasOf aliasOf) {
+  SmallVector<OpOperand *> uses;
+  function->walk([&](Operation *op) {
+    if (isa<tensor::CollapseShapeOp, tensor::ReshapeOp, tosa::ReshapeOp>(op) &&
+        isStridedView(op->getOperand(0), aliasOf))
+      uses.push_back(&op->getOpOperand(0));
+  });
+  for (OpOperand *use : uses)
+    copyIntoFreshBuffer(*use);
+  // After the reshapes: a reshape of a copy is no strided view.
+  for (Block &block : function.getFunctionBody())
+    for (OpOperand &returned : block.getTerminator()->getOpOperands())
+      if (isa<RankedTensorType>(returned.get().getType()) &&
+          isStridedView(returned.get(), aliasOf))
+        copyIntoFreshBuffer(returned);
+}
+
 LogicalResult remat::makeCopiesExplicit(FunctionOpInterface function,
                                         AliasOf aliasOf) {
+  copyStridedViews(function, aliasOf);
   FailureOr<llvm::DenseSet<Value>> copied = copiedAliases(function, aliasOf);
   if (failed(copied))
     return failure();

@@ -76,3 +76,84 @@ func.func @written_twice(%x: tensor<16x16xf32>) -> (tensor<16x16xf32>, tensor<16
   %f2 = linalg.fill ins(%two : f32) outs(%b : tensor<16x16xf32>) -> tensor<16x16xf32>
   return %f1, %f2 : tensor<16x16xf32>, tensor<16x16xf32>
 }
+
+// -----
+
+// A returned slice that does not start at its source's first byte: the
+// identity-layout result cannot hold it, so it is copied right after the
+// slice (bufferization would copy it at the return, uncounted).
+// CHECK-LABEL: func.func @returned_offset_slice
+// CHECK:         %[[S:.+]] = tosa.slice
+// CHECK-NEXT:    %[[E:.+]] = tensor.empty() : tensor<8x16xf32>
+// CHECK-NEXT:    %[[C:.+]] = linalg.copy ins(%[[S]] : tensor<8x16xf32>) outs(%[[E]] : tensor<8x16xf32>)
+// CHECK:         return %[[C]]
+func.func @returned_offset_slice(%x: tensor<16x16xf32>) -> tensor<8x16xf32> {
+  %e = tosa.exp %x : (tensor<16x16xf32>) -> tensor<16x16xf32>
+  %start = tosa.const_shape {values = dense<[8, 0]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %size = tosa.const_shape {values = dense<[8, 16]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %s = tosa.slice %e, %start, %size : (tensor<16x16xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<8x16xf32>
+  return %s : tensor<8x16xf32>
+}
+
+// -----
+
+// Not contiguous (the inner dimension is cut), and collapsed: a strided
+// buffer cannot always be collapsed (bufferization copies it there), so the
+// slice is copied before the collapse, whose result is then returned as it
+// is.
+// CHECK-LABEL: func.func @returned_strided_reshape
+// CHECK:         %[[S:.+]] = tensor.extract_slice
+// CHECK-NEXT:    %[[E:.+]] = tensor.empty() : tensor<16x8xf32>
+// CHECK-NEXT:    %[[C:.+]] = linalg.copy ins(%[[S]] : tensor<16x8xf32>)
+// CHECK-NEXT:    %[[R:.+]] = tensor.collapse_shape %[[C]]
+// CHECK-NOT:     linalg.copy
+// CHECK:         return %[[R]]
+func.func @returned_strided_reshape(%x: tensor<16x16xf32>) -> tensor<128xf32> {
+  %e = tosa.exp %x : (tensor<16x16xf32>) -> tensor<16x16xf32>
+  %s = tensor.extract_slice %e[0, 0] [16, 8] [1, 1] : tensor<16x16xf32> to tensor<16x8xf32>
+  %r = tensor.collapse_shape %s [[0, 1]] : tensor<16x8xf32> into tensor<128xf32>
+  return %r : tensor<128xf32>
+}
+
+// -----
+
+// A leading slice starting at the first byte is the identity layout:
+// returned as it is. So is a slice only used inside the step.
+// CHECK-LABEL: func.func @returned_prefix_slice
+// CHECK-NOT:     linalg.copy
+// CHECK:         return
+func.func @returned_prefix_slice(%x: tensor<16x16xf32>) -> (tensor<8x16xf32>, tensor<8x8xf32>) {
+  %e = tosa.exp %x : (tensor<16x16xf32>) -> tensor<16x16xf32>
+  %s = tensor.extract_slice %e[0, 0] [8, 16] [1, 1] : tensor<16x16xf32> to tensor<8x16xf32>
+  %t = tensor.extract_slice %e[4, 4] [8, 8] [1, 1] : tensor<16x16xf32> to tensor<8x8xf32>
+  %u = tosa.exp %t : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %s, %u : tensor<8x16xf32>, tensor<8x8xf32>
+}
+
+// -----
+
+// A slice of an argument and a fill written into a strided slice, both
+// returned from a remat.graph: each copied. A strided slice reshaped
+// inside the step is copied before the reshape.
+// CHECK-LABEL: remat.graph @graph_strided_results
+// CHECK:         %[[S:.+]] = tensor.extract_slice %{{.+}}[2, 0]
+// CHECK-NEXT:    %[[E:.+]] = tensor.empty() : tensor<4x16xf32>
+// CHECK-NEXT:    %[[C:.+]] = linalg.copy ins(%[[S]]
+// CHECK:         %[[T:.+]] = tensor.extract_slice
+// CHECK-NEXT:    %[[E3:.+]] = tensor.empty() : tensor<16x4xf32>
+// CHECK-NEXT:    %[[C3:.+]] = linalg.copy ins(%[[T]] : tensor<16x4xf32>) outs(%[[E3]]
+// CHECK:         %[[F:.+]] = linalg.fill
+// CHECK-NEXT:    %[[E2:.+]] = tensor.empty() : tensor<16x4xf32>
+// CHECK-NEXT:    %[[C2:.+]] = linalg.copy ins(%[[F]]
+// CHECK-NEXT:    tensor.collapse_shape %[[C3]]
+// CHECK:         remat.return %[[C]], %[[C2]], %{{.+}}
+remat.graph @graph_strided_results(%x: tensor<16x16xf32>) -> (tensor<4x16xf32>, tensor<16x4xf32>, tensor<64xf32>) {
+  %s = tensor.extract_slice %x[2, 0] [4, 16] [1, 1] : tensor<16x16xf32> to tensor<4x16xf32>
+  %e = tosa.exp %x : (tensor<16x16xf32>) -> tensor<16x16xf32>
+  %t = tensor.extract_slice %e[0, 4] [16, 4] [1, 1] : tensor<16x16xf32> to tensor<16x4xf32>
+  %cst = arith.constant 1.0 : f32
+  %f = linalg.fill ins(%cst : f32) outs(%t : tensor<16x4xf32>) -> tensor<16x4xf32>
+  %r = tensor.collapse_shape %t [[0, 1]] : tensor<16x4xf32> into tensor<64xf32>
+  %n = tosa.exp %r : (tensor<64xf32>) -> tensor<64xf32>
+  remat.return %s, %f, %n : tensor<4x16xf32>, tensor<16x4xf32>, tensor<64xf32>
+}
