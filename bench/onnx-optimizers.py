@@ -14,6 +14,7 @@ that the lowering refuses is a failure, as is any mismatch.
 Writes bench/results/onnx-optimizers.md.
 
     python3 bench/onnx-optimizers.py [--build build] [--models squeezenet ...]
+        [--page onnx-optimizers.md]
 """
 
 import argparse
@@ -54,6 +55,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--models", nargs="*", default=MODELS)
+    parser.add_argument("--page", default="onnx-optimizers.md",
+                        help="the page under bench/results to write")
     args = parser.parse_args()
     bindir = os.path.join(args.build, "bin")
     opt, translate, remat_run = (os.path.join(bindir, t) for t in
@@ -132,9 +135,9 @@ def main():
                 ])
                 print(" ".join(rows[-1]), flush=True)
     write_page(
-        "onnx-optimizers.md",
+        args.page,
         "Real models with the optimizer inside: predicted against measured",
-        "`python3 bench/onnx-optimizers.py --models %s` on %s. Batch 1, "
+        "`python3 bench/onnx-optimizers.py --models %s%s` on %s. Batch 1, "
         "3x32x32, head adapted, mean-squared-error loss; each plan lowered "
         "and run with remat-run -O 0 with one allocation per buffer "
         "(live: predicted / measured bytes) and in one arena (arena: "
@@ -142,7 +145,9 @@ def main():
         "unplanned run and both measurements equal to the prediction. "
         "Budget: whether the plan met it (best effort keeps the best plan "
         "otherwise). %d failure(s)."
-        % (" ".join(args.models), machine_stamp(), failures),
+        % (" ".join(args.models),
+           "" if args.page == "onnx-optimizers.md" else " --page " + args.page,
+           machine_stamp(), failures),
         ["model", "optimizer", "budget", "check", "budget met", "live",
          "arena", "arena / live"],
         rows)

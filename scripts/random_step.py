@@ -16,6 +16,8 @@ gradient pass does. The ops are drawn from the supported families:
 - strided views (a window of a value at a random offset, cutting columns)
   returned as results or collapsed, which bufferization cannot return or
   collapse as they are;
+- padded average and max pools (kernels with several scratch buffers),
+  rank-0 tensors, and zero-size tensors;
 - arith and math on tensors;
 - calls to private helper functions defined in the module;
 - destination-passing ops that write into an existing value (linalg.generic
@@ -266,6 +268,52 @@ class Step:
             self.unary(f, "tosa.sigmoid")
         return self.unary(a, "tosa.tanh")
 
+    def pool2d(self, a):
+        """A padded 3x3 average or max pool over `a` as one NHWC channel:
+        kernels whose lowering allocates several scratch buffers."""
+        m, n = a[1]
+        x4 = self.reshape(a, (1, m, n, 1))
+        t4 = ttype(x4[1])
+        if self.rng.random() < 0.5:
+            zp = self.zp()
+            p = self.emit(
+                "tosa.avg_pool2d %s, %s, %s {acc_type = f32, kernel = "
+                "array<i64: 3, 3>, pad = array<i64: 1, 1, 1, 1>, stride = "
+                "array<i64: 1, 1>} : (%s, tensor<1xf32>, tensor<1xf32>) -> %s"
+                % (x4[0], zp, zp, t4, t4), x4[1], [x4])
+        else:
+            p = self.emit(
+                "tosa.max_pool2d %s {kernel = array<i64: 3, 3>, pad = "
+                "array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : "
+                "(%s) -> %s" % (x4[0], t4, t4), x4[1], [x4])
+        return self.reshape(p, (m, n))
+
+    def scalar_path(self, a):
+        """The sum of `a` as a rank-0 tensor, through a tanh, broadcast
+        back onto `a`."""
+        m, n = a[1]
+        r = self.emit("tosa.reduce_sum %s {axis = 1 : i32} : (%s) -> %s"
+                      % (a[0], ttype(a[1]), ttype((m, 1))), (m, 1), [a])
+        r = self.emit("tosa.reduce_sum %s {axis = 0 : i32} : (%s) -> %s"
+                      % (r[0], ttype((m, 1)), ttype((1, 1))), (1, 1), [r])
+        s = self.emit("tensor.collapse_shape %s [] : %s into %s"
+                      % (r[0], ttype((1, 1)), ttype(())), (), [r])
+        s = self.unary(s, "tosa.tanh")
+        b = self.emit("tensor.expand_shape %s [] output_shape [1, 1] : "
+                      "%s into %s" % (s[0], ttype(()), ttype((1, 1))),
+                      (1, 1), [s])
+        return self.binary(a, b, "tosa.add")
+
+    def zero_size(self, a):
+        """No rows of `a`, through a tanh, returned: buffers of no bytes."""
+        n = a[1][1]
+        z = self.emit("tensor.extract_slice %s[0, 0] [0, %d] [1, 1] : %s to "
+                      "%s" % (a[0], n, ttype(a[1]), ttype((0, n))), (0, n),
+                      [a])
+        # TOSA takes no empty tensors; math on tensors does.
+        self.emit("math.tanh %s : %s" % (z[0], ttype((0, n))), (0, n), [z])
+        return self.unary(a, "tosa.sigmoid")
+
     def reduce_broadcast(self, a):
         m, n = a[1]
         r = self.emit("tosa.reduce_sum %s {axis = 1 : i32} : (%s) -> %s"
@@ -359,7 +407,8 @@ class Step:
         kinds = ["unary", "unary", "binary", "fold", "mask", "matmul",
                  "linalg_matmul", "linalg_add", "const", "slice", "collapse",
                  "reduce", "arith", "call", "transpose", "write_into",
-                 "fill_into", "insert_into", "strided"]
+                 "fill_into", "insert_into", "strided", "pool", "scalar",
+                 "zero_size"]
         kind = rng.choice(kinds)
         if kind == "unary":
             return self.unary(a, rng.choice(
@@ -409,6 +458,12 @@ class Step:
             return self.collapse_expand(a)
         if kind == "strided":
             return self.strided_view(a)
+        if kind == "pool":
+            return self.pool2d(a)
+        if kind == "scalar":
+            return self.scalar_path(a)
+        if kind == "zero_size":
+            return self.zero_size(a)
         if kind == "reduce":
             return self.reduce_broadcast(a)
         if kind == "arith":

@@ -330,5 +330,26 @@ LogicalResult remat::makeCopiesExplicit(FunctionOpInterface function,
                   .getResult(0);
     init->set(fresh);
   }
+  // A view bufferization copies (its source is overwritten before the view
+  // is read) gets that copy right after it, and every reader reads the
+  // copy. Left implicit, the copy would come and go with the plan: a plan
+  // that moves the write elsewhere (a recomputed destination) turns it back
+  // into a view that keeps its source alive.
+  SmallVector<Value> views;
+  function->walk([&](Operation *op) {
+    if (isa<DestinationStyleOpInterface>(op))
+      return;
+    for (Value result : op->getResults())
+      if (copied->contains(result))
+        views.push_back(result);
+  });
+  for (Value view : views) {
+    if (view.use_empty())
+      continue;
+    OpOperand &use = *view.getUses().begin();
+    copyIntoFreshBuffer(use);
+    Value copy = use.get();
+    view.replaceAllUsesExcept(copy, copy.getDefiningOp());
+  }
   return success();
 }

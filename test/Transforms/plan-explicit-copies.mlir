@@ -157,3 +157,24 @@ remat.graph @graph_strided_results(%x: tensor<16x16xf32>) -> (tensor<4x16xf32>, 
   %n = tosa.exp %r : (tensor<64xf32>) -> tensor<64xf32>
   remat.return %s, %f, %n : tensor<4x16xf32>, tensor<16x4xf32>, tensor<64xf32>
 }
+
+// -----
+
+// A slice of %a, returned, and a fill into %a after it: bufferization
+// copies the slice, so remat-plan copies it right after it is made and the
+// return reads the copy; the fill writes into %a.
+// CHECK-LABEL: func.func @copied_view
+// CHECK:         %[[A:.+]] = tosa.exp
+// CHECK-NEXT:    %[[S:.+]] = tensor.extract_slice %[[A]]
+// CHECK-NEXT:    %[[E:.+]] = tensor.empty() : tensor<3x8xf32>
+// CHECK-NEXT:    %[[C:.+]] = linalg.copy ins(%[[S]] : tensor<3x8xf32>) outs(%[[E]] : tensor<3x8xf32>)
+// CHECK:         linalg.fill ins(%{{.+}} : f32) outs(%[[A]] : tensor<4x8xf32>)
+// CHECK:         return %[[C]]
+func.func @copied_view(%x: tensor<4x8xf32>) -> (tensor<3x8xf32>, tensor<4x8xf32>) {
+  %a = tosa.exp %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %s = tensor.extract_slice %a[0, 0] [3, 8] [1, 1] : tensor<4x8xf32> to tensor<3x8xf32>
+  %cst = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%cst : f32) outs(%a : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %g = tosa.add %f, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %s, %g : tensor<3x8xf32>, tensor<4x8xf32>
+}
