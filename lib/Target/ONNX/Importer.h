@@ -35,7 +35,7 @@ class Importer;
 using OpImporter =
     std::function<mlir::LogicalResult(Importer &, const onnx::NodeProto &)>;
 
-/// The operator table: ONNX op_type -> importer (Operators.cpp).
+/// The operator table: ONNX op_type -> importer (Operators.h).
 const llvm::StringMap<OpImporter> &operatorTable();
 
 class Importer {
