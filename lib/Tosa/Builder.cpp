@@ -30,6 +30,12 @@ SmallVector<int64_t> remat::broadcastShapes(ArrayRef<int64_t> a,
   return out;
 }
 
+/// The element type of a tensor value: data movement keeps it (i32 indices,
+/// i1 masks, f32 data).
+static Type elementOf(Value x) {
+  return cast<ShapedType>(x.getType()).getElementType();
+}
+
 int64_t Window2d::outputSize(int d, int64_t input) const {
   int64_t span = input + pad[2 * d] + pad[2 * d + 1] - (kernel[d] - 1) * dilation[d] - 1;
   return span < 0 ? 0 : span / stride[d] + 1;
@@ -120,6 +126,17 @@ Value TosaBuilder::equal(Value x, Value y) {
 Value TosaBuilder::logicalAnd(Value x, Value y) {
   return binary<tosa::LogicalAndOp>(b, loc, x, y);
 }
+Value TosaBuilder::logicalNot(Value x) {
+  return tosa::LogicalNotOp::create(b, loc, x.getType(), x);
+}
+Value TosaBuilder::cast(Value x, Type element) {
+  return tosa::CastOp::create(b, loc, type(shapeOf(x), element), x);
+}
+Value TosaBuilder::gather(Value values, Value indices) {
+  ArrayRef<int64_t> v = shapeOf(values), i = shapeOf(indices);
+  return tosa::GatherOp::create(b, loc, type({v[0], i[1], v[2]}), values,
+                                indices);
+}
 
 Value TosaBuilder::mul(Value x, Value y) {
   auto shape = broadcastShapes(shapeOf(x), shapeOf(y));
@@ -179,7 +196,8 @@ Value TosaBuilder::clamp(Value x, float min, float max) {
 Value TosaBuilder::reshape(Value x, ArrayRef<int64_t> shape) {
   if (shapeOf(x) == shape)
     return x;
-  return tosa::ReshapeOp::create(b, loc, type(shape), x, constShape(shape));
+  return tosa::ReshapeOp::create(b, loc, type(shape, elementOf(x)), x,
+                                 constShape(shape));
 }
 
 Value TosaBuilder::transpose(Value x, ArrayRef<int32_t> perms) {
@@ -203,7 +221,7 @@ Value TosaBuilder::transpose(Value x, ArrayRef<int32_t> perms) {
   if (identity)
     return x;
   perms = composed;
-  return tosa::TransposeOp::create(b, loc, type(shape), x,
+  return tosa::TransposeOp::create(b, loc, type(shape, elementOf(x)), x,
                                    b.getDenseI32ArrayAttr(perms));
 }
 
@@ -211,7 +229,8 @@ Value TosaBuilder::slice(Value x, ArrayRef<int64_t> start,
                          ArrayRef<int64_t> size) {
   if (shapeOf(x) == size)
     return x;
-  return tosa::SliceOp::create(b, loc, type(size), x, constShape(start),
+  return tosa::SliceOp::create(b, loc, type(size, elementOf(x)), x,
+                               constShape(start),
                                constShape(size));
 }
 
@@ -238,7 +257,7 @@ Value TosaBuilder::concat(ValueRange xs, int32_t axis) {
   shape[axis] = 0;
   for (Value x : xs)
     shape[axis] += shapeOf(x)[axis];
-  return tosa::ConcatOp::create(b, loc, type(shape), xs,
+  return tosa::ConcatOp::create(b, loc, type(shape, elementOf(xs.front())), xs,
                                 b.getI32IntegerAttr(axis));
 }
 
@@ -258,7 +277,8 @@ Value TosaBuilder::tile(Value x, ArrayRef<int64_t> multiples) {
   }
   if (none)
     return x;
-  return tosa::TileOp::create(b, loc, type(shape), x, constShape(multiples));
+  return tosa::TileOp::create(b, loc, type(shape, elementOf(x)), x,
+                              constShape(multiples));
 }
 
 Value TosaBuilder::expandRank(Value x, int64_t rank) {

@@ -58,9 +58,30 @@ elementwiseOperands(Importer &im, const NodeProto &node) {
 }
 
 using BinaryFn = Value (TosaBuilder::*)(Value, Value);
+using IntFn = int64_t (*)(int64_t, int64_t);
 
-OpImporter variadic(BinaryFn fn) {
-  return [fn](Importer &im, const NodeProto &node) -> LogicalResult {
+/// Shape arithmetic on compile-time integers is folded with `intFn`.
+OpImporter variadic(BinaryFn fn, IntFn intFn = nullptr) {
+  return [fn, intFn](Importer &im, const NodeProto &node) -> LogicalResult {
+    if (intFn && im.intConstant(node.input(0))) {
+      bool divides = fn == &TosaBuilder::div;
+      for (const std::string &name : llvm::drop_begin(node.input()))
+        if (const IntConstant *c = im.intConstant(name);
+            divides && c && llvm::is_contained(c->values, 0))
+          return im.error() << "integer division by zero";
+      std::optional<IntConstant> folded =
+          foldInts(im, node, [intFn](ArrayRef<int64_t> args) {
+            int64_t acc = args.front();
+            for (int64_t v : args.drop_front())
+              acc = intFn(acc, v);
+            return acc;
+          });
+      if (folded) {
+        im.defineInts(node.output(0), folded->values,
+                      ArrayRef<int64_t>(folded->dims));
+        return success();
+      }
+    }
     auto ops = elementwiseOperands(im, node);
     if (failed(ops))
       return failure();
@@ -165,11 +186,20 @@ LogicalResult importClip(Importer &im, const NodeProto &node) {
 } // namespace
 
 void onnx_import::addMathOperators(llvm::StringMap<OpImporter> &t) {
-  t["Add"] = variadic(&TosaBuilder::add);
-  t["Sum"] = variadic(&TosaBuilder::add);
-  t["Sub"] = variadic(&TosaBuilder::sub);
-  t["Mul"] = variadic(&TosaBuilder::mul);
-  t["Div"] = variadic(&TosaBuilder::div);
+  // Integer arithmetic wraps like the int64 it stands for; Div truncates.
+  t["Add"] = variadic(&TosaBuilder::add, [](int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) + b);
+  });
+  t["Sum"] = t["Add"];
+  t["Sub"] = variadic(&TosaBuilder::sub, [](int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) - b);
+  });
+  t["Mul"] = variadic(&TosaBuilder::mul, [](int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) * b);
+  });
+  t["Div"] = variadic(&TosaBuilder::div, [](int64_t a, int64_t b) {
+    return a == std::numeric_limits<int64_t>::min() && b == -1 ? a : a / b;
+  });
   t["Max"] = variadic(&TosaBuilder::maximum);
   t["Min"] = variadic(&TosaBuilder::minimum);
   t["Pow"] = variadic(&TosaBuilder::pow);

@@ -450,6 +450,97 @@ LogicalResult importBatchNorm(Importer &im, const NodeProto &node) {
   return success();
 }
 
+/// LayerNormalization (opset 17): normalizes over the axes from `axis` to
+/// the last, then scales and shifts; the same ops as the decomposition that
+/// earlier exports write (ReduceMean, Sub, Pow, Sqrt, Div), so the same
+/// gradient rules apply.
+LogicalResult importLayerNorm(Importer &im, const NodeProto &node) {
+  TosaBuilder &tb = im.tosa();
+  for (int i : {1, 2})
+    if (node.output_size() > i && !node.output(i).empty())
+      return im.error() << "the Mean and InvStdDev outputs are not supported";
+  FailureOr<Value> x = im.logical(node.input(0));
+  if (failed(x))
+    return failure();
+  SmallVector<int64_t> dims(shapeOf(*x));
+  int64_t rank = dims.size();
+  FailureOr<int64_t> axisOr = axisAttr(im, node, "axis", -1, rank);
+  if (failed(axisOr))
+    return failure();
+  int64_t axis = *axisOr;
+  SmallVector<int64_t> normalized(ArrayRef<int64_t>(dims).drop_front(axis));
+  auto param = [&](int i) -> FailureOr<Value> {
+    FailureOr<Value> v = im.logical(node.input(i));
+    if (failed(v))
+      return failure();
+    if (numElements(shapeOf(*v)) != numElements(normalized))
+      return im.error() << "input " << i << " must have "
+                        << numElements(normalized) << " elements";
+    return tb.expandRank(tb.reshape(*v, normalized), rank);
+  };
+  FailureOr<Value> scale = param(1);
+  if (failed(scale))
+    return failure();
+  double count = static_cast<double>(numElements(normalized));
+  auto mean = [&](Value v) {
+    for (int32_t d = axis; d < rank; ++d)
+      v = tb.reduceSum(v, d);
+    return tb.scale(v, 1.0 / count);
+  };
+  Value centered = tb.sub(*x, mean(*x));
+  Value var = mean(tb.mul(centered, centered));
+  double eps = floatAttr(node, "epsilon", 1e-5f);
+  Value inv = tb.rsqrt(tb.add(var, tb.scalarLike(var, eps)));
+  Value y = tb.mul(tb.mul(centered, inv), *scale);
+  if (Importer::hasInput(node, 2)) {
+    FailureOr<Value> bias = param(2);
+    if (failed(bias))
+      return failure();
+    y = tb.add(y, *bias);
+  }
+  im.define(node.output(0), y);
+  return success();
+}
+
+/// Dropout outside training, or with a ratio of 0, passes its input on.
+/// Training with a positive ratio needs random bits that recompute
+/// identically, which the importer does not make: refused at the node.
+LogicalResult importDropout(Importer &im, const NodeProto &node) {
+  double ratio = 0.5;
+  bool training = false;
+  if (im.opset() < 12) {
+    ratio = floatAttr(node, "ratio", 0.5f);
+  } else {
+    if (Importer::hasInput(node, 1)) {
+      std::optional<double> r = im.constantFloat(node.input(1));
+      if (!r)
+        return im.error() << "the ratio must be a compile-time constant";
+      ratio = *r;
+    }
+    if (Importer::hasInput(node, 2)) {
+      std::optional<SmallVector<int64_t>> t =
+          im.constantInts(node.input(2));
+      if (!t || t->size() != 1)
+        return im.error() << "training_mode must be a compile-time constant";
+      training = t->front() != 0;
+    }
+  }
+  if (training && ratio != 0.0)
+    return im.error() << "Dropout in training mode with ratio " << ratio
+                      << " is not supported";
+  if (node.output_size() > 1 && !node.output(1).empty()) {
+    // The mask of a dropout that drops nothing: all true.
+    FailureOr<Value> x = im.logical(node.input(0));
+    if (failed(x))
+      return failure();
+    IntConstant mask{SmallVector<int64_t>(numElements(shapeOf(*x)), 1),
+                     SmallVector<int64_t>(shapeOf(*x))};
+    im.define(node.output(1),
+              im.materializeInts(mask, im.tosa().builder().getI1Type()));
+  }
+  return identity()(im, node);
+}
+
 LogicalResult importLrn(Importer &im, const NodeProto &node) {
   TosaBuilder &tb = im.tosa();
   FailureOr<Value> x = im.nhwc(node.input(0));
@@ -480,7 +571,8 @@ LogicalResult importLrn(Importer &im, const NodeProto &node) {
 } // namespace
 
 void onnx_import::addNeuralNetworkOperators(llvm::StringMap<OpImporter> &t) {
-  t["Dropout"] = identity();
+  t["Dropout"] = importDropout;
+  t["LayerNormalization"] = importLayerNorm;
   t["Softmax"] = softmax(false);
   t["LogSoftmax"] = softmax(true);
   t["BatchNormalization"] = importBatchNorm;

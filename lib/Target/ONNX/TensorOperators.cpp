@@ -22,7 +22,24 @@ namespace {
 // Shapes: Concat, Flatten, Reshape, Transpose, Squeeze, Unsqueeze
 //===----------------------------------------------------------------------===//
 
+/// Concat of compile-time 1-D integer tensors: a shape being assembled.
+LogicalResult concatInts(Importer &im, const NodeProto &node) {
+  SmallVector<int64_t> values;
+  for (const std::string &name : node.input()) {
+    const IntConstant *c = im.intConstant(name);
+    if (c->dims.size() != 1)
+      return im.error() << "only 1-D integer tensors are concatenated at "
+                           "import";
+    values.append(c->values.begin(), c->values.end());
+  }
+  im.defineInts(node.output(0), values);
+  return success();
+}
+
 LogicalResult importConcat(Importer &im, const NodeProto &node) {
+  if (llvm::all_of(node.input(),
+                   [&](const std::string &n) { return im.intConstant(n); }))
+    return concatInts(im, node);
   TosaBuilder &tb = im.tosa();
   SmallVector<Entry> entries;
   bool allNhwc = true;
@@ -116,23 +133,47 @@ LogicalResult importPad(Importer &im, const NodeProto &node) {
   return success();
 }
 
-LogicalResult importFlatten(Importer &im, const NodeProto &node) {
-  FailureOr<Value> x = im.logical(node.input(0));
+/// The input of an op that only reshapes: float data, or a compile-time
+/// integer tensor (shape arithmetic), whose values it keeps.
+struct ReshapeInput {
+  Value data;
+  std::optional<IntConstant> ints;
+  SmallVector<int64_t> shape;
+};
+
+FailureOr<ReshapeInput> reshapeInput(Importer &im, StringRef name) {
+  if (const IntConstant *c = im.intConstant(name))
+    return ReshapeInput{Value(), *c, c->dims};
+  FailureOr<Value> x = im.logical(name);
   if (failed(x))
     return failure();
-  ArrayRef<int64_t> s = shapeOf(*x);
+  return ReshapeInput{*x, std::nullopt, SmallVector<int64_t>(shapeOf(*x))};
+}
+
+void defineReshaped(Importer &im, StringRef out, const ReshapeInput &in,
+                    ArrayRef<int64_t> shape) {
+  if (in.ints)
+    im.defineInts(out, in.ints->values, shape);
+  else
+    im.define(out, im.tosa().reshape(in.data, shape));
+}
+
+LogicalResult importFlatten(Importer &im, const NodeProto &node) {
+  FailureOr<ReshapeInput> x = reshapeInput(im, node.input(0));
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> s = x->shape;
   // The axis may also be the rank: everything goes to the outer dim.
   int64_t axis = normalizeAxis(intAttr(node, "axis", 1), s.size());
   if (failed(checkAxes(im, axis, s.size() + 1)))
     return failure();
   int64_t outer = numElements(s.take_front(axis));
-  im.define(node.output(0),
-            im.tosa().reshape(*x, {outer, numElements(s) / outer}));
+  defineReshaped(im, node.output(0), *x, {outer, numElements(s) / outer});
   return success();
 }
 
 LogicalResult importReshape(Importer &im, const NodeProto &node) {
-  FailureOr<Value> x = im.logical(node.input(0));
+  FailureOr<ReshapeInput> x = reshapeInput(im, node.input(0));
   if (failed(x))
     return failure();
   std::optional<SmallVector<int64_t>> target;
@@ -142,7 +183,7 @@ LogicalResult importReshape(Importer &im, const NodeProto &node) {
     target = im.constantInts(node.input(1));
   if (!target)
     return im.error() << "the target shape must be a compile-time constant";
-  ArrayRef<int64_t> in = shapeOf(*x);
+  ArrayRef<int64_t> in = x->shape;
   int64_t n = numElements(in);
   SmallVector<int64_t> shape;
   int64_t inferred = -1, known = 1;
@@ -179,7 +220,7 @@ LogicalResult importReshape(Importer &im, const NodeProto &node) {
                       << (im.options().adapt ? ""
                                              : " (--onnx-adapt keeps the "
                                                "batch and flattens the rest)");
-  im.define(node.output(0), im.tosa().reshape(*x, shape));
+  defineReshaped(im, node.output(0), *x, shape);
   return success();
 }
 
@@ -199,10 +240,10 @@ LogicalResult importTranspose(Importer &im, const NodeProto &node) {
 
 OpImporter squeeze(bool unsqueeze) {
   return [unsqueeze](Importer &im, const NodeProto &node) -> LogicalResult {
-    FailureOr<Value> x = im.logical(node.input(0));
+    FailureOr<ReshapeInput> x = reshapeInput(im, node.input(0));
     if (failed(x))
       return failure();
-    SmallVector<int64_t> in(shapeOf(*x)), shape;
+    SmallVector<int64_t> in(x->shape), shape;
     int64_t outRank = in.size();
     if (unsqueeze) {
       // Negative axes count from the end of the output: normalized below.
@@ -231,7 +272,7 @@ OpImporter squeeze(bool unsqueeze) {
         if (axes->empty() ? s != 1 : !llvm::is_contained(*axes, (int64_t)d))
           shape.push_back(s);
     }
-    im.define(node.output(0), im.tosa().reshape(*x, shape));
+    defineReshaped(im, node.output(0), *x, shape);
     return success();
   };
 }
@@ -249,7 +290,7 @@ LogicalResult importConstant(Importer &im, const NodeProto &node) {
     return success();
   }
   if (const onnx::AttributeProto *a = findAttr(node, "value_int")) {
-    im.defineInts(out, {a->i()});
+    im.defineInts(out, {a->i()}, ArrayRef<int64_t>{});
     return success();
   }
   if (const onnx::AttributeProto *a = findAttr(node, "value_ints")) {
@@ -263,7 +304,11 @@ LogicalResult importConstant(Importer &im, const NodeProto &node) {
   const onnx::TensorProto &t = a->t();
   SmallVector<int64_t> dims(t.dims().begin(), t.dims().end());
   if (FailureOr<SmallVector<int64_t>> v = decodeInts(t); succeeded(v)) {
-    im.defineInts(out, *v);
+    if (static_cast<int64_t>(v->size()) != numElements(dims))
+      return im.error() << "constant '" << out << "' holds " << v->size()
+                        << " values, but its dims call for "
+                        << numElements(dims);
+    im.defineInts(out, *v, ArrayRef<int64_t>(dims));
     return success();
   }
   FailureOr<SmallVector<float>> v = decodeFloats(t);
@@ -299,7 +344,8 @@ LogicalResult importConstantOfShape(Importer &im, const NodeProto &node) {
       return im.error() << "integer tensors of more than " << kMaxInts
                         << " values are not supported";
     im.defineInts(node.output(0),
-                  SmallVector<int64_t>(numElements(*shape), (*v)[0]));
+                  SmallVector<int64_t>(numElements(*shape), (*v)[0]),
+                  ArrayRef<int64_t>(*shape));
     return success();
   }
   // A float tensor of a fixed shape: the weights of the light models. It
@@ -309,10 +355,15 @@ LogicalResult importConstantOfShape(Importer &im, const NodeProto &node) {
 }
 
 LogicalResult importShape(Importer &im, const NodeProto &node) {
-  FailureOr<Entry> x = im.lookup(node.input(0));
-  if (failed(x))
-    return failure();
-  SmallVector<int64_t> shape = im.logicalShape(*x);
+  SmallVector<int64_t> shape;
+  if (const IntConstant *c = im.intConstant(node.input(0))) {
+    shape = c->dims;
+  } else {
+    FailureOr<Entry> x = im.lookup(node.input(0));
+    if (failed(x))
+      return failure();
+    shape = im.logicalShape(*x);
+  }
   // ONNX counts negative bounds from the end and clamps both to [0, rank].
   int64_t rank = shape.size();
   auto bound = [rank](int64_t b) {
