@@ -17,6 +17,10 @@ import os
 import struct
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from npy_files import read_f32, write_npy  # noqa: E402
+
 SHAPE = (2, 3, 4)
 LABELS = [0, 3, 1, 2, 2, 0]
 LOGITS = [0.5, -1.0, 0.25, 2.0,
@@ -25,25 +29,6 @@ LOGITS = [0.5, -1.0, 0.25, 2.0,
           3.0, 3.0, 3.0, 3.0,
           -1.5, 0.5, 1.25, 0.0,
           0.0, -0.5, 0.75, 1.0]
-
-
-def write_npy(path, descr, shape, payload):
-    shape_repr = "(%s)" % "".join("%d," % d for d in shape)
-    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (
-        descr, shape_repr)
-    header += " " * (63 - (10 + len(header)) % 64) + "\n"
-    with open(path, "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
-        f.write(header.encode("latin1"))
-        f.write(payload)
-
-
-def read_floats(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    length = struct.unpack("<H", data[8:10])[0]
-    body = data[10 + length:]
-    return list(struct.unpack("<%df" % (len(body) // 4), body))
 
 
 def reference():
@@ -71,8 +56,8 @@ def main(argv):
                   struct.pack("<%df" % len(LOGITS), *LOGITS))
         return 0
     loss, grad = reference()
-    got_loss = read_floats(os.path.join(outdir, "out", "result-0.npy"))[0]
-    got_grad = read_floats(os.path.join(outdir, "out", "result-1.npy"))
+    got_loss = read_f32(os.path.join(outdir, "out", "result-0.npy"))[0]
+    got_grad = read_f32(os.path.join(outdir, "out", "result-1.npy"))
     problems = []
     if not math.isfinite(got_loss) or abs(got_loss - loss) > 1e-5 * max(1.0, abs(loss)):
         problems.append("loss %r, expected %r" % (got_loss, loss))

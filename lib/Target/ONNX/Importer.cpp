@@ -286,8 +286,17 @@ LogicalResult Importer::addDataInputs() {
         tb.type(shape, integer ? builder.getI32Type() : Type()),
         NameLoc::get(builder.getStringAttr(input.name())));
     values[input.name()] = Entry{arg, false};
+    ++numDataInputs;
   }
   return success();
+}
+
+Value Importer::dropoutSeed() {
+  if (!seed)
+    seed = func.getBody().front().insertArgument(
+        numDataInputs, tb.type({}, builder.getI32Type()),
+        NameLoc::get(builder.getStringAttr("dropout_seed")));
+  return seed;
 }
 
 Value Importer::materialize(StringRef name, const PendingParameter &p) {

@@ -97,6 +97,17 @@ public:
   /// Compile-time float scalar of a tensor (Clip bounds), if known.
   std::optional<double> constantFloat(llvm::StringRef name);
 
+  /// The step's dropout seed, a tensor<i32> argument after the graph's
+  /// inputs (made at the first dropout that drops).
+  mlir::Value dropoutSeed();
+  /// Reserves `count` positions of the dropout stream: each dropout reads
+  /// its own positions, so no two share random bits.
+  uint64_t reserveRandomStream(uint64_t count) {
+    uint64_t start = randomOffset;
+    randomOffset += count;
+    return start;
+  }
+
   bool isPendingParameter(llvm::StringRef name) const {
     return pending.count(name);
   }
@@ -153,6 +164,9 @@ private:
   llvm::StringMap<const onnx::TensorProto *> floatInitializers;
   llvm::StringMap<IntConstant> ints;
   llvm::StringMap<double> floats;
+  unsigned numDataInputs = 0;
+  mlir::Value seed;
+  uint64_t randomOffset = 0;
   /// Who defines each tensor name: a graph input, an initializer or a node.
   llvm::StringMap<std::string> producers;
 };

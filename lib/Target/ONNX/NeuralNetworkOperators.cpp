@@ -9,6 +9,8 @@
 
 #include "AttributeRules.h"
 
+#include "remat/Tosa/RandomKernels.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 #include <cmath>
@@ -502,9 +504,12 @@ LogicalResult importLayerNorm(Importer &im, const NodeProto &node) {
   return success();
 }
 
-/// Dropout outside training, or with a ratio of 0, passes its input on.
-/// Training with a positive ratio needs random bits that recompute
-/// identically, which the importer does not make: refused at the node.
+/// Dropout in training mode keeps each element with probability 1 - ratio
+/// and scales it by 1 / (1 - ratio). The keep mask (i1) comes from a
+/// counter-based generator (Philox) keyed by the step's seed argument, each
+/// dropout reading its own positions of the stream, so recomputing the
+/// mask gives the same bits. Outside training, or with a ratio of 0, the
+/// input passes on.
 LogicalResult importDropout(Importer &im, const NodeProto &node) {
   double ratio = 0.5;
   bool training = false;
@@ -525,20 +530,32 @@ LogicalResult importDropout(Importer &im, const NodeProto &node) {
       training = t->front() != 0;
     }
   }
-  if (training && ratio != 0.0)
-    return im.error() << "Dropout in training mode with ratio " << ratio
-                      << " is not supported";
-  if (node.output_size() > 1 && !node.output(1).empty()) {
+  if (!(ratio >= 0.0 && ratio < 1.0))
+    return im.error() << "the ratio must be in [0, 1), got " << ratio;
+  TosaBuilder &tb = im.tosa();
+  bool drops = training && ratio > 0.0;
+  bool wantsMask = node.output_size() > 1 && !node.output(1).empty();
+  if (!drops && !wantsMask)
+    return identity()(im, node);
+  FailureOr<Value> x = im.logical(node.input(0));
+  if (failed(x))
+    return failure();
+  SmallVector<int64_t> shape(shapeOf(*x));
+  if (!drops) {
     // The mask of a dropout that drops nothing: all true.
-    FailureOr<Value> x = im.logical(node.input(0));
-    if (failed(x))
-      return failure();
-    IntConstant mask{SmallVector<int64_t>(numElements(shapeOf(*x)), 1),
-                     SmallVector<int64_t>(shapeOf(*x))};
+    IntConstant all{SmallVector<int64_t>(numElements(shape), 1), shape};
     im.define(node.output(1),
-              im.materializeInts(mask, im.tosa().builder().getI1Type()));
+              im.materializeInts(all, tb.builder().getI1Type()));
+    return identity()(im, node);
   }
-  return identity()(im, node);
+  uint64_t offset = im.reserveRandomStream(numElements(shape));
+  Value keep = buildDropoutMask(tb.builder(), tb.getLoc(), im.dropoutSeed(),
+                                shape, offset, ratio);
+  Value scaled = tb.scale(*x, 1.0 / (1.0 - ratio));
+  im.define(node.output(0), tb.select(keep, scaled, tb.scalarLike(*x, 0.0)));
+  if (wantsMask)
+    im.define(node.output(1), keep);
+  return success();
 }
 
 LogicalResult importLrn(Importer &im, const NodeProto &node) {
