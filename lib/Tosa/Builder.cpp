@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 
 #include <limits>
 
@@ -34,6 +35,14 @@ SmallVector<int64_t> remat::broadcastShapes(ArrayRef<int64_t> a,
 /// i1 masks, f32 data).
 static Type elementOf(Value x) {
   return cast<ShapedType>(x.getType()).getElementType();
+}
+
+std::optional<double> remat::splatValue(Value x) {
+  DenseElementsAttr values;
+  if (!matchPattern(x, m_Constant(&values)) || !values.isSplat() ||
+      !values.getElementType().isF32())
+    return std::nullopt;
+  return values.getSplatValue<APFloat>().convertToDouble();
 }
 
 int64_t Window2d::outputSize(int d, int64_t input) const {
@@ -179,7 +188,14 @@ Value TosaBuilder::unary(StringRef kind, Value x) {
   return tosa::AbsOp::create(b, loc, t, x);
 }
 
-Value TosaBuilder::reciprocal(Value x) { return unary("reciprocal", x); }
+Value TosaBuilder::reciprocal(Value x) {
+  // 1/c of a constant c is a constant: an op on constants alone is folded
+  // away by the lowering, and the memory model would count its buffer.
+  if (std::optional<double> c = splatValue(x))
+    return constant(DenseElementsAttr::get(
+        llvm::cast<ShapedType>(x.getType()), b.getF32FloatAttr(1.0 / *c)));
+  return unary("reciprocal", x);
+}
 Value TosaBuilder::rsqrt(Value x) { return unary("rsqrt", x); }
 Value TosaBuilder::exp(Value x) { return unary("exp", x); }
 Value TosaBuilder::log(Value x) { return unary("log", x); }
@@ -196,6 +212,10 @@ Value TosaBuilder::clamp(Value x, float min, float max) {
 Value TosaBuilder::reshape(Value x, ArrayRef<int64_t> shape) {
   if (shapeOf(x) == shape)
     return x;
+  // A reshaped splat constant is a splat constant (see reciprocal).
+  DenseElementsAttr values;
+  if (matchPattern(x, m_Constant(&values)) && values.isSplat())
+    return constant(values.resizeSplat(type(shape, elementOf(x))));
   return tosa::ReshapeOp::create(b, loc, type(shape, elementOf(x)), x,
                                  constShape(shape));
 }

@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <array>
+#include <optional>
 
 namespace remat {
 
@@ -46,6 +47,9 @@ struct Window2d {
   /// what it can so that TOSA's exact-division rule holds.
   int64_t fitToStride(int d, int64_t input);
 };
+
+/// The value of every element of an f32 splat constant, if `x` is one.
+std::optional<double> splatValue(mlir::Value x);
 
 class TosaBuilder {
 public:
