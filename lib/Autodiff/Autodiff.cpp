@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Losses.h"
 #include "Optimizers.h"
 #include "remat/Autodiff/GradientRules.h"
 #include "remat/Autodiff/Passes.h"
@@ -54,7 +55,12 @@ private:
   /// The optimizer options, or std::nullopt when the step returns raw
   /// gradients; failure (with a diagnostic at `func`) when invalid.
   FailureOr<std::optional<OptimizerOptions>> parseOptimizer(func::FuncOp func);
+  /// Fails, with a diagnostic, unless `func` can be differentiated with the
+  /// pass's options.
+  LogicalResult checkFunction(func::FuncOp func);
   LogicalResult differentiate(func::FuncOp func);
+
+public:
   /// Emits `op`'s rule and accumulates the adjoints of its operands.
   LogicalResult differentiateOp(Operation *op, const GradientRules &rules,
                                 TosaBuilder &tb,
@@ -114,92 +120,145 @@ AutodiffPass::parseOptimizer(func::FuncOp func) {
       OptimizerOptions{*kind, lr, momentum, beta1, beta2, eps});
 }
 
-LogicalResult AutodiffPass::differentiate(func::FuncOp func) {
-  if (!func.getBody().hasOneBlock())
-    return func.emitError("remat-autodiff: the function must have one block");
-  if (loss != "sum" && loss != "mse")
-    return func.emitError("remat-autodiff: unknown loss '")
-           << loss << "' (expected sum or mse)";
-  FunctionType type = func.getFunctionType();
-  if (type.getNumResults() == 0)
-    return func.emitError("remat-autodiff: the function returns nothing");
-  if (numBatchArgs > type.getNumInputs())
-    return func.emitError("remat-autodiff: num-batch-args=")
-           << numBatchArgs << " but the function has " << type.getNumInputs()
-           << " arguments";
-  for (auto [i, t] : llvm::enumerate(type.getResults()))
-    if (!isDifferentiableType(t))
-      return func.emitError("remat-autodiff: result ")
-             << i << " is not a statically shaped float tensor";
-  SmallVector<unsigned> params;
-  for (unsigned i = numBatchArgs; i < type.getNumInputs(); ++i) {
-    if (!isDifferentiableType(type.getInput(i)))
-      return func.emitError("remat-autodiff: parameter ")
-             << i << " is not a statically shaped float tensor";
-    params.push_back(i);
+/// The training step built from one forward function, phase by phase:
+/// the signature, the forward clone, the loss, the backward pass (with the
+/// optimizer's updates), the results.
+class StepBuilder {
+public:
+  StepBuilder(func::FuncOp func, StringRef loss, unsigned numBatchArgs,
+              std::optional<OptimizerOptions> update)
+      : func(func), type(func.getFunctionType()), loss(loss),
+        numBatchArgs(numBatchArgs), update(update), b(func),
+        loc(func.getLoc()), tb(b, loc) {}
+
+  /// Arguments: the batch, the labels (cross-entropy), the parameters, the
+  /// targets (mse), the optimizer state. Results: the loss, then the
+  /// gradients or the updated parameters and state.
+  void buildSignature();
+  /// The remat.graph with that signature and a clone of the forward ops.
+  LogicalResult cloneForward();
+  /// The values that depend on a parameter.
+  void findActive();
+  /// The loss at the end of the forward pass.
+  void emitLoss();
+  /// The remat.backward marker, the adjoints of the outputs and every op's
+  /// rule in reverse, each parameter updated once its gradient is complete.
+  LogicalResult emitBackward(AutodiffPass &pass);
+  void emitReturn();
+
+  size_t numBodyOps() { return body->getOperations().size(); }
+
+private:
+  bool crossEntropy() const { return loss == "cross-entropy"; }
+  /// The graph argument of forward argument `i` (the labels come between
+  /// the batch and the parameters).
+  unsigned graphArgument(unsigned i) const {
+    return i < numBatchArgs || !crossEntropy() ? i : i + 1;
   }
+  void seedOutputs();
+  void planUpdates();
+  void emitUpdate(unsigned i);
 
-  FailureOr<std::optional<OptimizerOptions>> update = parseOptimizer(func);
-  if (failed(update))
-    return failure();
+  func::FuncOp func;
+  FunctionType type;
+  StringRef loss;
+  unsigned numBatchArgs;
+  std::optional<OptimizerOptions> update;
+  OpBuilder b;
+  Location loc;
+  TosaBuilder tb;
 
-  // The graph: arguments (+ targets) (+ optimizer state), results (loss,
-  // gradients or updated parameters, updated optimizer state).
-  SmallVector<Type> inputs(type.getInputs());
+  SmallVector<Type> inputs, results;
+  /// The graph argument of each parameter.
+  SmallVector<unsigned> params;
+  unsigned firstTarget = 0, firstState = 0;
+  SmallVector<std::pair<unsigned, unsigned>> donated; // (argument, result)
+  Block *body = nullptr;
+  SmallVector<Operation *> forwardOps;
+  SmallVector<Value> outputs;
+  DenseSet<Value> active;
+
+  Value lossValue;
+  /// mse: the differences, scaled by 2/n after the marker.
+  SmallVector<Value> differences;
+  CrossEntropy crossEntropyParts;
+
+  DenseMap<Value, Value> adjoint;
+  /// With an optimizer: the parameters whose gradient is complete after
+  /// each forward op's rule (its first reader), and those nothing reads.
+  SmallVector<SmallVector<unsigned>> completedAt;
+  SmallVector<unsigned> unread;
+  SmallVector<Value> updated;
+  Value stepCount;
+};
+
+void StepBuilder::buildSignature() {
+  inputs.assign(type.getInputs().begin(),
+                type.getInputs().begin() + numBatchArgs);
+  if (crossEntropy()) {
+    // Class ids: the first output's shape without its class axis.
+    ArrayRef<int64_t> logits =
+        cast<RankedTensorType>(type.getResult(0)).getShape();
+    inputs.push_back(
+        RankedTensorType::get(logits.drop_back(), b.getI32Type()));
+  }
+  for (unsigned i = numBatchArgs; i < type.getNumInputs(); ++i) {
+    params.push_back(inputs.size());
+    inputs.push_back(type.getInput(i));
+  }
+  firstTarget = inputs.size();
   if (loss == "mse")
     inputs.append(type.getResults().begin(), type.getResults().end());
-  OpBuilder b(func);
-  Location loc = func.getLoc();
-  SmallVector<Type> results = {RankedTensorType::get({}, b.getF32Type())};
+  results = {RankedTensorType::get({}, b.getF32Type())};
   for (unsigned p : params)
-    results.push_back(type.getInput(p));
+    results.push_back(inputs[p]);
   // Optimizer state, one group per kind of state tensor (all momentum
   // buffers; or all first moments, then all second moments), then Adam's
   // step count. Each is an argument donated to the result after it.
-  SmallVector<std::pair<unsigned, unsigned>> donated; // (argument, result)
-  unsigned firstState = inputs.size();
-  if (*update) {
-    for (auto [i, p] : llvm::enumerate(params))
-      donated.push_back({p, 1 + i});
-    unsigned numState = stateTensorsPerParameter((*update)->kind);
-    for (unsigned k = 0; k < numState; ++k)
-      for (unsigned p : params) {
-        donated.push_back({static_cast<unsigned>(inputs.size()),
-                           static_cast<unsigned>(results.size())});
-        inputs.push_back(type.getInput(p));
-        results.push_back(type.getInput(p));
-      }
-    if (hasStepCount((*update)->kind)) {
+  firstState = inputs.size();
+  if (!update)
+    return;
+  for (auto [i, p] : llvm::enumerate(params))
+    donated.push_back({p, 1 + i});
+  unsigned numState = stateTensorsPerParameter(update->kind);
+  for (unsigned k = 0; k < numState; ++k)
+    for (unsigned p : params) {
       donated.push_back({static_cast<unsigned>(inputs.size()),
                          static_cast<unsigned>(results.size())});
-      inputs.push_back(RankedTensorType::get({}, b.getF32Type()));
-      results.push_back(inputs.back());
+      inputs.push_back(inputs[p]);
+      results.push_back(inputs[p]);
     }
+  if (hasStepCount(update->kind)) {
+    donated.push_back({static_cast<unsigned>(inputs.size()),
+                       static_cast<unsigned>(results.size())});
+    inputs.push_back(RankedTensorType::get({}, b.getF32Type()));
+    results.push_back(inputs.back());
   }
+}
+
+LogicalResult StepBuilder::cloneForward() {
   auto graph = GraphOp::create(b, loc, func.getSymName(),
                                b.getFunctionType(inputs, results));
   SmallVector<Attribute> argAttrs(inputs.size(), b.getDictionaryAttr({}));
   if (ArrayAttr attrs = func.getAllArgAttrs())
-    llvm::copy(attrs, argAttrs.begin());
+    for (auto [i, attr] : llvm::enumerate(attrs))
+      argAttrs[graphArgument(i)] = attr;
   for (auto [arg, result] : donated) {
     NamedAttrList list(cast<DictionaryAttr>(argAttrs[arg]));
     list.set(kAliasingOutputAttrName, b.getI64IntegerAttr(result));
     argAttrs[arg] = list.getDictionary(b.getContext());
   }
-  if (func.getAllArgAttrs() || !donated.empty())
+  if (func.getAllArgAttrs() || !donated.empty() || crossEntropy())
     graph.setAllArgAttrs(argAttrs);
-  Block *body = b.createBlock(&graph.getBody());
+  body = b.createBlock(&graph.getBody());
   for (Type t : inputs)
     body->addArgument(t, loc);
 
-  // Forward pass.
   IRMapping map;
   Block &fwd = func.getBody().front();
-  for (auto [from, to] : llvm::zip(fwd.getArguments(), body->getArguments()))
-    map.map(from, to);
+  for (auto [i, from] : llvm::enumerate(fwd.getArguments()))
+    map.map(from, body->getArgument(graphArgument(i)));
   b.setInsertionPointToEnd(body);
-  SmallVector<Operation *> forwardOps;
-  Operation *terminator = fwd.getTerminator();
   for (Operation &op : fwd.without_terminator()) {
     if (op.getNumRegions() && !isa<linalg::LinalgOp>(op))
       return op.emitError("remat-autodiff: cannot differentiate an op with "
@@ -207,12 +266,12 @@ LogicalResult AutodiffPass::differentiate(func::FuncOp func) {
              << op.getName() << "'";
     forwardOps.push_back(b.clone(op, map));
   }
-  SmallVector<Value> outputs;
-  for (Value v : terminator->getOperands())
+  for (Value v : fwd.getTerminator()->getOperands())
     outputs.push_back(map.lookup(v));
+  return success();
+}
 
-  // Active values: those that depend on a parameter.
-  DenseSet<Value> active;
+void StepBuilder::findActive() {
   for (unsigned p : params)
     active.insert(body->getArgument(p));
   for (Operation *op : forwardOps)
@@ -221,95 +280,113 @@ LogicalResult AutodiffPass::differentiate(func::FuncOp func) {
       for (Value r : op->getResults())
         if (isDifferentiableType(r.getType()))
           active.insert(r);
+}
 
-  // Loss and the adjoints of the outputs.
-  TosaBuilder tb(b, loc);
+void StepBuilder::emitLoss() {
+  if (crossEntropy()) {
+    // Only the first output (the logits) has a loss.
+    crossEntropyParts = emitCrossEntropy(tb, outputs.front(),
+                                         body->getArgument(numBatchArgs));
+    lossValue = tb.reshape(crossEntropyParts.loss, {});
+    return;
+  }
   Value total;
-  SmallVector<Value> seeds;
   for (auto [i, y] : llvm::enumerate(outputs)) {
-    Value term, seed;
+    Value term;
     double n = static_cast<double>(numElements(shapeOf(y)));
     if (loss == "mse") {
-      Value target = body->getArgument(type.getNumInputs() + i);
-      Value diff = tb.sub(y, target);
+      Value diff = tb.sub(y, body->getArgument(firstTarget + i));
       term = tb.scale(tb.reduceAll(tb.mul(diff, diff)), 1.0 / n);
-      seed = diff; // Scaled by 2/n after remat.backward.
+      differences.push_back(diff);
     } else {
       term = tb.reduceAll(y);
     }
     term = tb.reshape(term, {1});
     total = total ? tb.add(total, term) : term;
-    seeds.push_back(seed);
   }
-  Value lossValue = tb.reshape(total, {});
-  numForwardOps = body->getOperations().size();
+  lossValue = tb.reshape(total, {});
+}
 
-  BackwardOp::create(b, loc);
-  // The backward pass makes its own constants: reusing the forward's would
-  // turn them into residuals.
-  tb.forgetConstants();
-  DenseMap<Value, Value> adjoint;
-  auto accumulate = [&](Value v, Value g) {
-    Value &slot = adjoint[v];
-    slot = slot ? tb.add(slot, g) : g;
+void StepBuilder::seedOutputs() {
+  auto seed = [&](Value y, Value g) {
+    if (active.contains(y))
+      adjoint[y] = adjoint.lookup(y) ? tb.add(adjoint[y], g) : g;
   };
+  if (crossEntropy()) {
+    Value logits = outputs.front();
+    if (active.contains(logits))
+      seed(logits, emitCrossEntropyGradient(
+                       tb, logits, body->getArgument(numBatchArgs),
+                       crossEntropyParts.logNormalizer));
+    return;
+  }
   for (auto [i, y] : llvm::enumerate(outputs)) {
     if (!active.contains(y))
       continue;
     double n = static_cast<double>(numElements(shapeOf(y)));
-    accumulate(y, loss == "mse" ? tb.scale(seeds[i], 2.0 / n)
-                                : tb.splat(shapeOf(y), 1.0));
+    seed(y, loss == "mse" ? tb.scale(differences[i], 2.0 / n)
+                          : tb.splat(shapeOf(y), 1.0));
   }
+}
 
-  // With an optimizer: the forward op after whose rule each parameter's
-  // gradient is complete (its first reader), and the update itself.
-  SmallVector<SmallVector<unsigned>> completedAt(forwardOps.size());
-  SmallVector<unsigned> unread;
-  SmallVector<Value> updated(results.size());
-  Value stepCount;
-  if (*update && hasStepCount((*update)->kind))
+void StepBuilder::planUpdates() {
+  completedAt.resize(forwardOps.size());
+  updated.resize(results.size());
+  if (!update)
+    return;
+  if (hasStepCount(update->kind))
     stepCount = emitStepCountIncrement(b, loc, body->getArguments().back());
-  auto emitUpdate = [&](unsigned i) {
-    Value param = body->getArgument(params[i]);
-    Value g = adjoint.lookup(param);
-    if (!g)
-      g = tb.splat(shapeOf(param), 0.0);
-    unsigned numState = stateTensorsPerParameter((*update)->kind);
-    SmallVector<Value> state;
-    for (unsigned k = 0; k < numState; ++k)
-      state.push_back(body->getArgument(firstState + k * params.size() + i));
-    SmallVector<Value> values =
-        emitParameterUpdate(b, loc, **update, param, g, state, stepCount);
-    updated[1 + i] = values.front();
-    for (unsigned k = 0; k < numState; ++k)
-      updated[1 + params.size() * (1 + k) + i] = values[1 + k];
-  };
-  if (*update) {
-    DenseMap<Value, unsigned> paramIndex;
-    for (auto [i, p] : llvm::enumerate(params))
-      paramIndex[body->getArgument(p)] = i;
-    SmallVector<bool> seen(params.size(), false);
-    for (auto [index, op] : llvm::enumerate(forwardOps)) {
-      llvm::SetVector<Value> read(op->operand_begin(), op->operand_end());
-      getUsedValuesDefinedAbove(op->getRegions(), read);
-      for (Value v : read) {
-        auto it = paramIndex.find(v);
-        if (it == paramIndex.end() || seen[it->second])
-          continue;
-        seen[it->second] = true;
-        completedAt[index].push_back(it->second);
-      }
+  DenseMap<Value, unsigned> paramIndex;
+  for (auto [i, p] : llvm::enumerate(params))
+    paramIndex[body->getArgument(p)] = i;
+  SmallVector<bool> seen(params.size(), false);
+  for (auto [index, op] : llvm::enumerate(forwardOps)) {
+    llvm::SetVector<Value> read(op->operand_begin(), op->operand_end());
+    getUsedValuesDefinedAbove(op->getRegions(), read);
+    for (Value v : read) {
+      auto it = paramIndex.find(v);
+      if (it == paramIndex.end() || seen[it->second])
+        continue;
+      seen[it->second] = true;
+      completedAt[index].push_back(it->second);
     }
-    for (auto [i, wasRead] : llvm::enumerate(seen))
-      if (!wasRead)
-        unread.push_back(i);
   }
+  for (auto [i, wasRead] : llvm::enumerate(seen))
+    if (!wasRead)
+      unread.push_back(i);
+}
 
-  // Backward pass.
+void StepBuilder::emitUpdate(unsigned i) {
+  Value param = body->getArgument(params[i]);
+  Value g = adjoint.lookup(param);
+  if (!g)
+    g = tb.splat(shapeOf(param), 0.0);
+  unsigned numState = stateTensorsPerParameter(update->kind);
+  SmallVector<Value> state;
+  for (unsigned k = 0; k < numState; ++k)
+    state.push_back(body->getArgument(firstState + k * params.size() + i));
+  SmallVector<Value> values =
+      emitParameterUpdate(b, loc, *update, param, g, state, stepCount);
+  updated[1 + i] = values.front();
+  for (unsigned k = 0; k < numState; ++k)
+    updated[1 + params.size() * (1 + k) + i] = values[1 + k];
+}
+
+LogicalResult StepBuilder::emitBackward(AutodiffPass &pass) {
+  BackwardOp::create(b, loc);
+  // The backward pass makes its own constants: reusing the forward's would
+  // turn them into residuals.
+  tb.forgetConstants();
+  seedOutputs();
+  planUpdates();
+  auto accumulate = [&](Value v, Value g) {
+    Value &slot = adjoint[v];
+    slot = slot ? tb.add(slot, g) : g;
+  };
   const GradientRules &rules = GradientRules::get();
   for (size_t index = forwardOps.size(); index-- > 0;) {
-    if (failed(differentiateOp(forwardOps[index], rules, tb, adjoint, active,
-                               accumulate)))
+    if (failed(pass.differentiateOp(forwardOps[index], rules, tb, adjoint,
+                                    active, accumulate)))
       return failure();
     for (unsigned i : completedAt[index]) {
       tb.setLoc(loc);
@@ -317,12 +394,15 @@ LogicalResult AutodiffPass::differentiate(func::FuncOp func) {
     }
   }
   tb.setLoc(loc);
-  if (*update)
+  if (update)
     for (unsigned i : unread)
       emitUpdate(i);
+  return success();
+}
 
+void StepBuilder::emitReturn() {
   SmallVector<Value> returned = {lossValue};
-  if (*update) {
+  if (update) {
     if (stepCount)
       updated.back() = stepCount;
     returned.append(updated.begin() + 1, updated.end());
@@ -334,7 +414,55 @@ LogicalResult AutodiffPass::differentiate(func::FuncOp func) {
     }
   }
   ReturnOp::create(b, loc, returned);
-  numBackwardOps = body->getOperations().size() - numForwardOps - 1;
+}
+
+LogicalResult AutodiffPass::checkFunction(func::FuncOp func) {
+  if (!func.getBody().hasOneBlock())
+    return func.emitError("remat-autodiff: the function must have one block");
+  if (loss != "sum" && loss != "mse" && loss != "cross-entropy")
+    return func.emitError("remat-autodiff: unknown loss '")
+           << loss << "' (expected sum, mse or cross-entropy)";
+  FunctionType type = func.getFunctionType();
+  if (type.getNumResults() == 0)
+    return func.emitError("remat-autodiff: the function returns nothing");
+  if (numBatchArgs > type.getNumInputs())
+    return func.emitError("remat-autodiff: num-batch-args=")
+           << numBatchArgs << " but the function has " << type.getNumInputs()
+           << " arguments";
+  for (auto [i, t] : llvm::enumerate(type.getResults()))
+    if (!isDifferentiableType(t))
+      return func.emitError("remat-autodiff: result ")
+             << i << " is not a statically shaped float tensor";
+  if (loss == "cross-entropy" &&
+      cast<RankedTensorType>(type.getResult(0)).getRank() < 2)
+    return func.emitError("remat-autodiff: loss=cross-entropy needs logits "
+                          "with a class axis after at least one other axis, "
+                          "got ")
+           << type.getResult(0);
+  for (unsigned i = numBatchArgs; i < type.getNumInputs(); ++i)
+    if (!isDifferentiableType(type.getInput(i)))
+      return func.emitError("remat-autodiff: parameter ")
+             << i << " is not a statically shaped float tensor";
+  return success();
+}
+
+LogicalResult AutodiffPass::differentiate(func::FuncOp func) {
+  if (failed(checkFunction(func)))
+    return failure();
+  FailureOr<std::optional<OptimizerOptions>> update = parseOptimizer(func);
+  if (failed(update))
+    return failure();
+  StepBuilder step(func, loss, numBatchArgs, *update);
+  step.buildSignature();
+  if (failed(step.cloneForward()))
+    return failure();
+  step.findActive();
+  step.emitLoss();
+  numForwardOps = step.numBodyOps();
+  if (failed(step.emitBackward(*this)))
+    return failure();
+  step.emitReturn();
+  numBackwardOps = step.numBodyOps() - numForwardOps - 1;
   func.erase();
   return success();
 }

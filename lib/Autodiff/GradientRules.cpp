@@ -13,6 +13,7 @@ const GradientRules &GradientRules::get() {
     GradientRules r;
     addTosaGradients(r);
     addTosaWindowGradients(r);
+    addTosaIndexGradients(r);
     addArithMathGradients(r);
     addLinalgGradients(r);
     return r;

@@ -125,7 +125,12 @@ LogicalResult absRule(GradientRequest &r, TosaBuilder &tb) {
 LogicalResult powRule(GradientRequest &r, TosaBuilder &tb) {
   Value a = r.operand(0), b = r.operand(1), g = r.grad();
   if (r.needed[0]) {
-    Value bm1 = tb.sub(b, tb.scalarLike(b, 1.0));
+    // A constant exponent (x^2 in a variance) gives a constant b - 1: an op
+    // on constants alone would be folded away by the lowering, and the
+    // memory model would count a buffer nothing allocates.
+    std::optional<double> exponent = splatValue(b);
+    Value bm1 = exponent ? tb.splat(shapeOf(b), *exponent - 1.0)
+                         : tb.sub(b, tb.scalarLike(b, 1.0));
     r.set(0, unbroadcast(tb, tb.mul(g, tb.mul(b, tb.pow(a, bm1))), a));
   }
   if (r.needed[1])

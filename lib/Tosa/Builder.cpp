@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 
 #include <limits>
 
@@ -28,6 +29,20 @@ SmallVector<int64_t> remat::broadcastShapes(ArrayRef<int64_t> a,
   for (auto [x, y] : llvm::zip(a, b))
     out.push_back(x == 1 ? y : x);
   return out;
+}
+
+/// The element type of a tensor value: data movement keeps it (i32 indices,
+/// i1 masks, f32 data).
+static Type elementOf(Value x) {
+  return cast<ShapedType>(x.getType()).getElementType();
+}
+
+std::optional<double> remat::splatValue(Value x) {
+  DenseElementsAttr values;
+  if (!matchPattern(x, m_Constant(&values)) || !values.isSplat() ||
+      !values.getElementType().isF32())
+    return std::nullopt;
+  return values.getSplatValue<APFloat>().convertToDouble();
 }
 
 int64_t Window2d::outputSize(int d, int64_t input) const {
@@ -120,6 +135,17 @@ Value TosaBuilder::equal(Value x, Value y) {
 Value TosaBuilder::logicalAnd(Value x, Value y) {
   return binary<tosa::LogicalAndOp>(b, loc, x, y);
 }
+Value TosaBuilder::logicalNot(Value x) {
+  return tosa::LogicalNotOp::create(b, loc, x.getType(), x);
+}
+Value TosaBuilder::cast(Value x, Type element) {
+  return tosa::CastOp::create(b, loc, type(shapeOf(x), element), x);
+}
+Value TosaBuilder::gather(Value values, Value indices) {
+  ArrayRef<int64_t> v = shapeOf(values), i = shapeOf(indices);
+  return tosa::GatherOp::create(b, loc, type({v[0], i[1], v[2]}), values,
+                                indices);
+}
 
 Value TosaBuilder::mul(Value x, Value y) {
   auto shape = broadcastShapes(shapeOf(x), shapeOf(y));
@@ -162,7 +188,14 @@ Value TosaBuilder::unary(StringRef kind, Value x) {
   return tosa::AbsOp::create(b, loc, t, x);
 }
 
-Value TosaBuilder::reciprocal(Value x) { return unary("reciprocal", x); }
+Value TosaBuilder::reciprocal(Value x) {
+  // 1/c of a constant c is a constant: an op on constants alone is folded
+  // away by the lowering, and the memory model would count its buffer.
+  if (std::optional<double> c = splatValue(x))
+    return constant(DenseElementsAttr::get(
+        llvm::cast<ShapedType>(x.getType()), b.getF32FloatAttr(1.0 / *c)));
+  return unary("reciprocal", x);
+}
 Value TosaBuilder::rsqrt(Value x) { return unary("rsqrt", x); }
 Value TosaBuilder::exp(Value x) { return unary("exp", x); }
 Value TosaBuilder::log(Value x) { return unary("log", x); }
@@ -179,7 +212,12 @@ Value TosaBuilder::clamp(Value x, float min, float max) {
 Value TosaBuilder::reshape(Value x, ArrayRef<int64_t> shape) {
   if (shapeOf(x) == shape)
     return x;
-  return tosa::ReshapeOp::create(b, loc, type(shape), x, constShape(shape));
+  // A reshaped splat constant is a splat constant (see reciprocal).
+  DenseElementsAttr values;
+  if (matchPattern(x, m_Constant(&values)) && values.isSplat())
+    return constant(values.resizeSplat(type(shape, elementOf(x))));
+  return tosa::ReshapeOp::create(b, loc, type(shape, elementOf(x)), x,
+                                 constShape(shape));
 }
 
 Value TosaBuilder::transpose(Value x, ArrayRef<int32_t> perms) {
@@ -203,7 +241,7 @@ Value TosaBuilder::transpose(Value x, ArrayRef<int32_t> perms) {
   if (identity)
     return x;
   perms = composed;
-  return tosa::TransposeOp::create(b, loc, type(shape), x,
+  return tosa::TransposeOp::create(b, loc, type(shape, elementOf(x)), x,
                                    b.getDenseI32ArrayAttr(perms));
 }
 
@@ -211,7 +249,8 @@ Value TosaBuilder::slice(Value x, ArrayRef<int64_t> start,
                          ArrayRef<int64_t> size) {
   if (shapeOf(x) == size)
     return x;
-  return tosa::SliceOp::create(b, loc, type(size), x, constShape(start),
+  return tosa::SliceOp::create(b, loc, type(size, elementOf(x)), x,
+                               constShape(start),
                                constShape(size));
 }
 
@@ -238,7 +277,7 @@ Value TosaBuilder::concat(ValueRange xs, int32_t axis) {
   shape[axis] = 0;
   for (Value x : xs)
     shape[axis] += shapeOf(x)[axis];
-  return tosa::ConcatOp::create(b, loc, type(shape), xs,
+  return tosa::ConcatOp::create(b, loc, type(shape, elementOf(xs.front())), xs,
                                 b.getI32IntegerAttr(axis));
 }
 
@@ -258,7 +297,8 @@ Value TosaBuilder::tile(Value x, ArrayRef<int64_t> multiples) {
   }
   if (none)
     return x;
-  return tosa::TileOp::create(b, loc, type(shape), x, constShape(multiples));
+  return tosa::TileOp::create(b, loc, type(shape, elementOf(x)), x,
+                              constShape(multiples));
 }
 
 Value TosaBuilder::expandRank(Value x, int64_t rank) {

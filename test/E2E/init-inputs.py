@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes He-initialized .npy inputs for a training step, without numpy.
 
-Usage: init-inputs.py STEP.mlir DIR > RESPONSE_FILE
+Usage: init-inputs.py STEP.mlir DIR [INT_BOUND] > RESPONSE_FILE
 
 For every argument of the step's remat.graph it writes DIR/argN.npy and
 prints `--input=DIR/argN.npy`, a response file for `remat-run @FILE`. A
@@ -11,7 +11,9 @@ that activations neither vanish nor overflow through a deep network); a
 rank-1 tensor (a bias, a norm's shift or mean) is 0.01, and a norm's
 scale or variance (named "*_s_0", "*scale*", "*riv*", "*var*") 1; the batch and the target are uniform
 in [-1, 1). Values repeat a fixed pseudo-random block: deterministic and
-fast for models with millions of parameters.
+fast for models with millions of parameters. An i32 tensor (token ids,
+labels, a dropout seed) holds integers in [0, INT_BOUND) (default 2): valid
+indices for every table and class axis at least that long.
 """
 
 import os
@@ -20,17 +22,15 @@ import re
 import struct
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from npy_files import write_npy  # noqa: E402
+
 BLOCK = 4099  # prime, so the block does not line up with the dims
 
 
-def npy(path, shape, data):
-    shape_repr = "(%s)" % "".join("%d," % d for d in shape) if shape else "()"
-    header = "{'descr': '<f4', 'fortran_order': False, 'shape': %s, }" % shape_repr
-    header += " " * (63 - (10 + len(header)) % 64) + "\n"
-    with open(path, "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
-        f.write(header.encode("latin1"))
-        f.write(data)
+def npy(path, shape, data, descr="<f4"):
+    write_npy(path, descr, shape, data)
 
 
 def values(count, scale, unit):
@@ -38,7 +38,7 @@ def values(count, scale, unit):
     return (b"".join(struct.pack("<f", v * scale) for v in unit) * reps)[:4 * count]
 
 
-def main(step, outdir):
+def main(step, outdir, int_bound="2"):
     text = open(step).read()
     m = re.search(r"remat\.graph\s+@[\w.$]+\((.*?)\)\s*->", text, re.S)
     args = re.findall(r"%\w+\s*:\s*tensor<([^>]*)>(\s*\{[^}]*\})?", m.group(1))
@@ -52,6 +52,12 @@ def main(step, outdir):
             count *= d
         name = re.search(r'onnx\.name = "([^"]*)"', attrs or "")
         name = name.group(1) if name else ""
+        path = os.path.join(outdir, "arg%d.npy" % i)
+        if ty.endswith("i32"):
+            ints = [rng.randrange(int(int_bound)) for _ in range(count)]
+            npy(path, shape, struct.pack("<%di" % count, *ints), "<i4")
+            print("--input=%s" % path)
+            continue
         if i == 0 or i == len(args) - 1 or not name:
             data = values(count, 1.0, unit)
         elif len(shape) >= 2:
@@ -61,7 +67,6 @@ def main(step, outdir):
             data = struct.pack("<f", 1.0) * count
         else:
             data = struct.pack("<f", 0.01) * count
-        path = os.path.join(outdir, "arg%d.npy" % i)
         npy(path, shape, data)
         print("--input=%s" % path)
 

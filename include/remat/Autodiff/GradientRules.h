@@ -67,6 +67,7 @@ std::optional<unsigned> operandAgainstSplat(mlir::Operation *op);
 
 void addTosaGradients(GradientRules &rules);
 void addTosaWindowGradients(GradientRules &rules);
+void addTosaIndexGradients(GradientRules &rules);
 void addArithMathGradients(GradientRules &rules);
 void addLinalgGradients(GradientRules &rules);
 

@@ -15,7 +15,11 @@ def AutodiffPass : Pass<"remat-autodiff", "::mlir::ModuleOp"> {
     function's arguments (the first `num-batch-args` are the batch, the
     others the parameters), plus one target per result for the
     mean-squared-error loss, and returns the loss followed by the gradient
-    of every parameter, in argument order.
+    of every parameter, in argument order. With `loss=cross-entropy` the
+    graph takes the labels (i32 class ids over the last axis of the first
+    result) right after the batch arguments; the loss is their mean
+    log-sum-exp minus the labels' logits, and its gradient makes no one-hot
+    tensor.
 
     With `optimizer=sgd|momentum|adam` the step updates the parameters
     itself (PyTorch's update rules, no weight decay) and returns the updated
@@ -63,8 +67,10 @@ def AutodiffPass : Pass<"remat-autodiff", "::mlir::ModuleOp"> {
     Option<"numBatchArgs", "num-batch-args", "unsigned", /*default=*/"1",
            "Leading arguments that are the batch, not parameters">,
     Option<"loss", "loss", "std::string", /*default=*/"\"sum\"",
-           "Loss over the results: `sum` (of every element) or `mse` "
-           "(mean squared error against a target argument per result)">,
+           "Loss over the results: `sum` (of every element), `mse` "
+           "(mean squared error against a target argument per result) or "
+           "`cross-entropy` (softmax cross-entropy of the first result's "
+           "last axis against i32 labels, an argument after the batch)">,
     Option<"optimizer", "optimizer", "std::string", /*default=*/"\"\"",
            "Update the parameters inside the step: `sgd`, `momentum` or "
            "`adam` (default: none, the step returns the gradients)">,

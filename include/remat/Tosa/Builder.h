@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <array>
+#include <optional>
 
 namespace remat {
 
@@ -46,6 +47,9 @@ struct Window2d {
   /// what it can so that TOSA's exact-division rule holds.
   int64_t fitToStride(int d, int64_t input);
 };
+
+/// The value of every element of an f32 splat constant, if `x` is one.
+std::optional<double> splatValue(mlir::Value x);
 
 class TosaBuilder {
 public:
@@ -92,9 +96,14 @@ public:
   mlir::Value greaterEqual(mlir::Value x, mlir::Value y);
   mlir::Value equal(mlir::Value x, mlir::Value y);
   mlir::Value logicalAnd(mlir::Value x, mlir::Value y);
+  mlir::Value logicalNot(mlir::Value x);
+  /// Converts the elements to `element` (i1 -> f32: 0 or 1).
+  mlir::Value cast(mlir::Value x, mlir::Type element);
   mlir::Value select(mlir::Value cond, mlir::Value x, mlir::Value y);
 
   // Data movement.
+  /// Rows of `values` [N,K,C] picked by i32 `indices` [N,W]: [N,W,C].
+  mlir::Value gather(mlir::Value values, mlir::Value indices);
   mlir::Value reshape(mlir::Value x, llvm::ArrayRef<int64_t> shape);
   mlir::Value transpose(mlir::Value x, llvm::ArrayRef<int32_t> perms);
   mlir::Value slice(mlir::Value x, llvm::ArrayRef<int64_t> start,

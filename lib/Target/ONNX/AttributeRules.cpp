@@ -151,6 +151,23 @@ const llvm::StringMap<std::vector<AttrRule>> &ruleTable() {
                      AttrRule{"value_ints", AttributeProto::INTS}};
     t["ConstantOfShape"] = {tensor("value")};
     t["Shape"] = {integer("start"), integer("end")};
+    t["LayerNormalization"] = {axis("axis", Range::Axis), real("epsilon"),
+                               integer("stash_type", 1, 1)};
+    t["Gather"] = {axis("axis", Range::Axis)};
+    AttrRule sliceBound{"starts", AttributeProto::INTS};
+    AttrRule sliceEnd{"ends", AttributeProto::INTS};
+    t["Slice"] = {removedIn(10, sliceBound), removedIn(10, sliceEnd),
+                  removedIn(10, axes("axes", Range::Axis))};
+    AttrRule splitSizes{"split", AttributeProto::INTS};
+    splitSizes.min = 1;
+    t["Split"] = {axis("axis", Range::Axis), removedIn(13, splitSizes),
+                  integer("num_outputs", 1)};
+    t["Expand"] = {};
+    t["Trilu"] = {flag("upper")};
+    t["Equal"] = {};
+    t["Not"] = {};
+    t["Where"] = {};
+    t["Cast"] = {required(integer("to", 1)), flag("saturate")};
     return t;
   }();
   return table;

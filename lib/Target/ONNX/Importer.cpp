@@ -101,6 +101,16 @@ onnx_import::decodeInts(const onnx::TensorProto &tensor) {
     }
     return out;
   }
+  if (tensor.data_type() == onnx::TensorProto::BOOL) {
+    // Booleans are one byte each in raw_data, int32 values otherwise.
+    if (!tensor.raw_data().empty())
+      for (char c : tensor.raw_data())
+        out.push_back(c != 0);
+    else
+      for (int32_t v : tensor.int32_data())
+        out.push_back(v != 0);
+    return out;
+  }
   return failure();
 }
 
@@ -199,12 +209,14 @@ LogicalResult Importer::collectInitializers() {
              .second)
       return error() << "initializer '" << t.name() << "' is given twice";
     if (t.data_type() == onnx::TensorProto::INT64 ||
-        t.data_type() == onnx::TensorProto::INT32) {
+        t.data_type() == onnx::TensorProto::INT32 ||
+        t.data_type() == onnx::TensorProto::BOOL) {
       FailureOr<SmallVector<int64_t>> v = decodeInts(t);
-      if (failed(v))
+      SmallVector<int64_t> dims(t.dims().begin(), t.dims().end());
+      if (failed(v) || static_cast<int64_t>(v->size()) != numElements(dims))
         return error() << "initializer '" << t.name()
                        << "': cannot read its integer data";
-      ints[t.name()] = *v;
+      defineInts(t.name(), *v, ArrayRef<int64_t>(dims));
       continue;
     }
     if (t.data_type() != onnx::TensorProto::FLOAT)
@@ -230,10 +242,16 @@ LogicalResult Importer::addDataInputs() {
              .second)
       return error() << "graph input '" << input.name() << "' is given twice";
     const onnx::TypeProto &type = input.type();
-    if (!type.has_tensor_type() ||
-        type.tensor_type().elem_type() != onnx::TensorProto::FLOAT)
+    int elemType =
+        type.has_tensor_type() ? type.tensor_type().elem_type() : 0;
+    // Integer inputs (token ids, labels) are indices: i32, the index type
+    // of tosa.gather. They are never differentiated.
+    bool integer = elemType == onnx::TensorProto::INT64 ||
+                   elemType == onnx::TensorProto::INT32;
+    if (elemType != onnx::TensorProto::FLOAT && !integer)
       return error() << "input '" << input.name()
-                     << "': only float tensor inputs are supported";
+                     << "': only float and integer tensor inputs are "
+                        "supported";
     // A dim without a value is dynamic (-1); the options may fix it.
     SmallVector<int64_t> shape;
     for (const onnx::TensorShapeProto::Dimension &d :
@@ -265,10 +283,20 @@ LogicalResult Importer::addDataInputs() {
     if (failed(checkShape("input '" + input.name() + "'", shape)))
       return failure();
     BlockArgument arg = body.addArgument(
-        tb.type(shape), NameLoc::get(builder.getStringAttr(input.name())));
+        tb.type(shape, integer ? builder.getI32Type() : Type()),
+        NameLoc::get(builder.getStringAttr(input.name())));
     values[input.name()] = Entry{arg, false};
+    ++numDataInputs;
   }
   return success();
+}
+
+Value Importer::dropoutSeed() {
+  if (!seed)
+    seed = func.getBody().front().insertArgument(
+        numDataInputs, tb.type({}, builder.getI32Type()),
+        NameLoc::get(builder.getStringAttr("dropout_seed")));
+  return seed;
 }
 
 Value Importer::materialize(StringRef name, const PendingParameter &p) {
@@ -358,7 +386,30 @@ std::optional<SmallVector<int64_t>> Importer::constantInts(StringRef name) {
   auto it = ints.find(name);
   if (it == ints.end())
     return std::nullopt;
-  return it->second;
+  return it->second.values;
+}
+
+const IntConstant *Importer::intConstant(StringRef name) const {
+  auto it = ints.find(name);
+  return it == ints.end() ? nullptr : &it->second;
+}
+
+Value Importer::materializeInts(const IntConstant &c, Type element) {
+  RankedTensorType type = tb.type(c.dims, element);
+  if (element.isF32()) {
+    SmallVector<float> values(c.values.begin(), c.values.end());
+    return tb.constant(DenseElementsAttr::get(type, ArrayRef<float>(values)));
+  }
+  if (element.isInteger(1)) {
+    SmallVector<bool> values;
+    for (int64_t v : c.values)
+      values.push_back(v != 0);
+    return tb.constant(DenseElementsAttr::get(type, ArrayRef<bool>(values)));
+  }
+  SmallVector<APInt> values;
+  for (int64_t v : c.values)
+    values.push_back(APInt(element.getIntOrFloatBitWidth(), v, true));
+  return tb.constant(DenseElementsAttr::get(type, values));
 }
 
 std::optional<double> Importer::constantFloat(StringRef name) {
@@ -380,7 +431,10 @@ std::optional<double> Importer::constantFloat(StringRef name) {
 static int requiredInputs(StringRef opType) {
   return llvm::StringSwitch<int>(opType)
       .Case("Constant", 0)
-      .Cases({"Add", "Sub", "Mul", "Div", "Pow", "Conv", "Gemm", "MatMul"}, 2)
+      .Cases({"Add", "Sub", "Mul", "Div", "Pow", "Conv", "Gemm", "MatMul",
+              "Gather", "Expand", "Equal", "LayerNormalization"},
+             2)
+      .Case("Where", 3)
       .Case("BatchNormalization", 5)
       .Default(1);
 }

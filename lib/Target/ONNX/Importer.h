@@ -31,11 +31,19 @@ struct PendingParameter {
   llvm::SmallVector<int64_t> shape;
 };
 
+/// An integer (or boolean) tensor known at compile time: shapes, axes,
+/// masks. Shape arithmetic is folded on these; a consumer that needs one as
+/// data materializes it as a constant.
+struct IntConstant {
+  llvm::SmallVector<int64_t> values;
+  llvm::SmallVector<int64_t> dims;
+};
+
 class Importer;
 using OpImporter =
     std::function<mlir::LogicalResult(Importer &, const onnx::NodeProto &)>;
 
-/// The operator table: ONNX op_type -> importer (Operators.cpp).
+/// The operator table: ONNX op_type -> importer (Operators.h).
 const llvm::StringMap<OpImporter> &operatorTable();
 
 class Importer {
@@ -81,8 +89,24 @@ public:
   /// Compile-time int64 contents of a tensor (initializers, Constant,
   /// ConstantOfShape with int64 values), if known.
   std::optional<llvm::SmallVector<int64_t>> constantInts(llvm::StringRef name);
+  /// The same with its dims.
+  const IntConstant *intConstant(llvm::StringRef name) const;
+  /// A compile-time integer tensor as a constant of `element` type (i1
+  /// for masks, f32 where it meets float data).
+  mlir::Value materializeInts(const IntConstant &c, mlir::Type element);
   /// Compile-time float scalar of a tensor (Clip bounds), if known.
   std::optional<double> constantFloat(llvm::StringRef name);
+
+  /// The step's dropout seed, a tensor<i32> argument after the graph's
+  /// inputs (made at the first dropout that drops).
+  mlir::Value dropoutSeed();
+  /// Reserves `count` positions of the dropout stream: each dropout reads
+  /// its own positions, so no two share random bits.
+  uint64_t reserveRandomStream(uint64_t count) {
+    uint64_t start = randomOffset;
+    randomOffset += count;
+    return start;
+  }
 
   bool isPendingParameter(llvm::StringRef name) const {
     return pending.count(name);
@@ -98,8 +122,15 @@ public:
                            llvm::ArrayRef<int64_t> shape) {
     pending[name].shape.assign(shape.begin(), shape.end());
   }
-  void defineInts(llvm::StringRef name, llvm::ArrayRef<int64_t> values) {
-    ints[name].assign(values.begin(), values.end());
+  /// Defines a compile-time integer tensor; without dims it is 1-D.
+  void defineInts(llvm::StringRef name, llvm::ArrayRef<int64_t> values,
+                  std::optional<llvm::ArrayRef<int64_t>> dims = std::nullopt) {
+    IntConstant &c = ints[name];
+    c.values.assign(values.begin(), values.end());
+    if (dims)
+      c.dims.assign(dims->begin(), dims->end());
+    else
+      c.dims = {static_cast<int64_t>(values.size())};
   }
   void defineFloat(llvm::StringRef name, double value) { floats[name] = value; }
 
@@ -131,8 +162,11 @@ private:
   llvm::StringMap<mlir::Value> logicalCache;
   llvm::StringMap<PendingParameter> pending;
   llvm::StringMap<const onnx::TensorProto *> floatInitializers;
-  llvm::StringMap<llvm::SmallVector<int64_t>> ints;
+  llvm::StringMap<IntConstant> ints;
   llvm::StringMap<double> floats;
+  unsigned numDataInputs = 0;
+  mlir::Value seed;
+  uint64_t randomOffset = 0;
   /// Who defines each tensor name: a graph input, an initializer or a node.
   llvm::StringMap<std::string> producers;
 };
@@ -149,7 +183,8 @@ std::string stringAttr(const onnx::NodeProto &node, llvm::StringRef name,
 llvm::SmallVector<int64_t> intsAttr(const onnx::NodeProto &node,
                                     llvm::StringRef name);
 
-/// Decodes an int64 / float tensor (raw_data or typed fields).
+/// Decodes an int64 / int32 / bool tensor, or a float one (raw_data or
+/// typed fields).
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 decodeInts(const onnx::TensorProto &tensor);
 mlir::FailureOr<llvm::SmallVector<float>>

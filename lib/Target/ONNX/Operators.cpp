@@ -1,45 +1,27 @@
-//===- Operators.cpp - The ONNX operators and their TOSA forms ------------===//
+//===- Operators.cpp - The operator table and shared helpers --------------===//
 //
-// One importer per ONNX operator, in a table keyed by op_type. Each reads its
-// inputs through the Importer (which knows the layout a value is held in)
-// and defines its outputs. Shapes are static: every result type follows
-// from the operand types and the attributes.
+// The table of operator importers, filled by each family's file, and the
+// helpers the families share.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Importer.h"
-
-#include "AttributeRules.h"
-
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/IR/BuiltinAttributes.h"
-#include "llvm/Support/MathExtras.h"
-
-#include <cmath>
-#include <limits>
+#include "Operators.h"
 
 using namespace mlir;
 using namespace remat;
 using namespace remat::onnx_import;
 
-using onnx::NodeProto;
-
-namespace {
-
-constexpr float kFloatMax = std::numeric_limits<float>::max();
-
-/// Physical (NHWC) position of ONNX axis `axis` of a 4-D NCHW tensor.
-int32_t nhwcAxis(int64_t axis) {
+int32_t onnx_import::nhwcAxis(int64_t axis) {
   static const int32_t map[] = {0, 3, 1, 2};
   return map[axis];
 }
 
-int64_t normalizeAxis(int64_t axis, int64_t rank) {
+int64_t onnx_import::normalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
-/// Fails unless the normalized `axes` are distinct and in [0, rank).
-LogicalResult checkAxes(Importer &im, ArrayRef<int64_t> axes, int64_t rank) {
+LogicalResult onnx_import::checkAxes(Importer &im, ArrayRef<int64_t> axes,
+                                     int64_t rank) {
   SmallVector<bool> seen(std::max<int64_t>(rank, 0), false);
   for (int64_t a : axes) {
     if (a < 0 || a >= rank || seen[a])
@@ -50,76 +32,23 @@ LogicalResult checkAxes(Importer &im, ArrayRef<int64_t> axes, int64_t rank) {
   return success();
 }
 
-/// Operands of an elementwise operator, with numpy broadcasting brought to
-/// TOSA's (equal ranks) and a common layout: NHWC when the result is 4-D
-/// and an operand already is NHWC.
-FailureOr<std::pair<SmallVector<Value>, bool>>
-elementwiseOperands(Importer &im, const NodeProto &node) {
-  SmallVector<Entry> entries;
-  size_t rank = 0;
-  bool anyNhwc = false;
-  for (const std::string &name : node.input()) {
-    FailureOr<Entry> e = im.lookup(name);
-    if (failed(e))
-      return failure();
-    entries.push_back(*e);
-    rank = std::max(rank, shapeOf(e->value).size());
-    anyNhwc |= e->nhwc;
-  }
-  bool useNhwc = anyNhwc && rank == 4;
-  TosaBuilder &tb = im.tosa();
-  SmallVector<Value> values;
-  SmallVector<int64_t> shape;
-  for (const Entry &e : entries) {
-    Value v;
-    if (useNhwc && e.nhwc)
-      v = e.value;
-    else if (useNhwc)
-      v = tb.transpose(tb.expandRank(e.value, 4), {0, 2, 3, 1});
-    else
-      v = tb.expandRank(im.toLogical(e), rank);
-    if (shape.empty())
-      shape.assign(shapeOf(v).begin(), shapeOf(v).end());
-    for (auto [s, d] : llvm::zip(shape, shapeOf(v))) {
-      if (s != d && s != 1 && d != 1)
-        return im.error() << "operand shapes do not broadcast";
-      s = std::max(s, d);
+FailureOr<int64_t> onnx_import::axisAttr(Importer &im,
+                                         const onnx::NodeProto &node,
+                                         StringRef name, int64_t fallback,
+                                         int64_t rank) {
+  int64_t axis = normalizeAxis(intAttr(node, name, fallback), rank);
+  if (failed(checkAxes(im, axis, rank)))
+    return failure();
+  return axis;
+}
+
+OpImporter onnx_import::identity() {
+  return [](Importer &im, const onnx::NodeProto &node) -> LogicalResult {
+    if (const IntConstant *c = im.intConstant(node.input(0))) {
+      IntConstant copy = *c;
+      im.defineInts(node.output(0), copy.values, ArrayRef<int64_t>(copy.dims));
+      return success();
     }
-    values.push_back(v);
-  }
-  return std::make_pair(values, useNhwc);
-}
-
-using BinaryFn = Value (TosaBuilder::*)(Value, Value);
-
-OpImporter variadic(BinaryFn fn) {
-  return [fn](Importer &im, const NodeProto &node) -> LogicalResult {
-    auto ops = elementwiseOperands(im, node);
-    if (failed(ops))
-      return failure();
-    TosaBuilder &tb = im.tosa();
-    Value acc = ops->first.front();
-    for (Value v : ArrayRef<Value>(ops->first).drop_front())
-      acc = (tb.*fn)(acc, v);
-    im.define(node.output(0), acc, ops->second);
-    return success();
-  };
-}
-
-using UnaryFn = std::function<Value(TosaBuilder &, Value, const NodeProto &)>;
-
-OpImporter unary(UnaryFn fn) {
-  return [fn](Importer &im, const NodeProto &node) -> LogicalResult {
-    FailureOr<Entry> x = im.lookup(node.input(0));
-    if (failed(x))
-      return failure();
-    im.define(node.output(0), fn(im.tosa(), x->value, node), x->nhwc);
-    return success();
-  };
-}
-
-OpImporter identity() {
-  return [](Importer &im, const NodeProto &node) -> LogicalResult {
     FailureOr<Entry> x = im.lookup(node.input(0));
     if (failed(x))
       return failure();
@@ -128,655 +57,9 @@ OpImporter identity() {
   };
 }
 
-Value gelu(TosaBuilder &tb, Value x, const NodeProto &node) {
-  Value half = tb.scale(x, 0.5);
-  Value one = tb.scalarLike(x, 1.0);
-  if (stringAttr(node, "approximate", "none") == "tanh") {
-    Value cube = tb.mul(tb.mul(x, x), x);
-    Value inner = tb.scale(tb.add(x, tb.scale(cube, 0.044715)),
-                           std::sqrt(2.0 / M_PI));
-    return tb.mul(half, tb.add(one, tb.tanh(inner)));
-  }
-  return tb.mul(half, tb.add(one, tb.erf(tb.scale(x, M_SQRT1_2))));
-}
-
-//===----------------------------------------------------------------------===//
-// Windows: Conv, MaxPool, AveragePool
-//===----------------------------------------------------------------------===//
-
-/// Reads kernel, strides, dilations and pads (ONNX order t, l, b, r) into a
-/// TOSA window, resolving auto_pad for an input of `inH` x `inW`.
-FailureOr<Window2d> readWindow(Importer &im, const NodeProto &node,
-                               int64_t inH, int64_t inW,
-                               std::array<int64_t, 2> kernel) {
-  Window2d win;
-  win.kernel = kernel;
-  SmallVector<int64_t> strides = intsAttr(node, "strides");
-  SmallVector<int64_t> dilations = intsAttr(node, "dilations");
-  SmallVector<int64_t> pads = intsAttr(node, "pads");
-  if ((!strides.empty() && strides.size() != 2) ||
-      (!dilations.empty() && dilations.size() != 2) ||
-      (!pads.empty() && pads.size() != 4))
-    return im.error() << "only 2-D windows are supported";
-  if (!strides.empty())
-    win.stride = {strides[0], strides[1]};
-  if (!dilations.empty())
-    win.dilation = {dilations[0], dilations[1]};
-  if (!pads.empty())
-    win.pad = {pads[0], pads[2], pads[1], pads[3]};
-  std::string autoPad = stringAttr(node, "auto_pad", "NOTSET");
-  if (autoPad == "VALID") {
-    win.pad = {0, 0, 0, 0};
-  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-    int64_t in[2] = {inH, inW};
-    for (int d = 0; d < 2; ++d) {
-      int64_t out = (in[d] + win.stride[d] - 1) / win.stride[d];
-      int64_t total = std::max<int64_t>(
-          0, (out - 1) * win.stride[d] + (win.kernel[d] - 1) * win.dilation[d] +
-                 1 - in[d]);
-      int64_t small = total / 2, large = total - small;
-      bool upper = autoPad == "SAME_UPPER";
-      win.pad[2 * d] = upper ? small : large;
-      win.pad[2 * d + 1] = upper ? large : small;
-    }
-  } else if (autoPad != "NOTSET") {
-    return im.error() << "unsupported auto_pad " << autoPad;
-  }
-  if (intAttr(node, "ceil_mode", 0)) {
-    int64_t in[2] = {inH, inW};
-    for (int d = 0; d < 2; ++d) {
-      int64_t span = in[d] + win.pad[2 * d] + win.pad[2 * d + 1] -
-                     (win.kernel[d] - 1) * win.dilation[d] - 1;
-      if (span >= 0 && span % win.stride[d]) {
-        int64_t extra = win.stride[d] - span % win.stride[d];
-        // ONNX drops a last window that would start in the end padding.
-        if ((span / win.stride[d] + 1) * win.stride[d] < in[d] + win.pad[2 * d])
-          win.pad[2 * d + 1] += extra;
-      }
-    }
-  }
-  return win;
-}
-
-/// Cuts rows/columns no window reads so that TOSA's exact-division rule
-/// holds; returns the input to apply `win` to.
-Value fitInput(TosaBuilder &tb, Value x, Window2d &win) {
-  ArrayRef<int64_t> s = shapeOf(x);
-  int64_t cutH = win.fitToStride(0, s[1]);
-  int64_t cutW = win.fitToStride(1, s[2]);
-  if (!cutH && !cutW)
-    return x;
-  return tb.slice(x, {0, 0, 0, 0}, {s[0], s[1] - cutH, s[2] - cutW, s[3]});
-}
-
-/// A convolution with G groups of several channels each, as one
-/// linalg.conv_2d_nhwgc_gfhwc: the NHWC input seen as [N,H,W,G,C/G] and
-/// padded, the [G*F,C/G,KH,KW] weight as [G,F,KH,KW,C/G], the bias tiled
-/// into the accumulator, the [N,OH,OW,G,F] result seen as NHWC.
-Value groupedConvolution(TosaBuilder &tb, Value x, Value w, Value bias,
-                         int64_t groups, const Window2d &win) {
-  ArrayRef<int64_t> in = shapeOf(x), ws = shapeOf(w);
-  int64_t groupC = ws[1], groupO = ws[0] / groups;
-  int64_t oh = win.outputSize(0, in[1]), ow = win.outputSize(1, in[2]);
-  Value x5 = tb.reshape(x, {in[0], in[1], in[2], groups, groupC});
-  if (llvm::any_of(win.pad, [](int64_t p) { return p != 0; }))
-    x5 = tb.pad(x5, {0, win.pad[0], win.pad[2], 0, 0},
-                {0, win.pad[1], win.pad[3], 0, 0});
-  Value w5 = tb.transpose(
-      tb.reshape(w, {groups, groupO, groupC, ws[2], ws[3]}), {0, 1, 3, 4, 2});
-  Value init = tb.tile(tb.reshape(bias, {1, 1, 1, groups, groupO}),
-                       {in[0], oh, ow, 1, 1});
-  OpBuilder &b = tb.builder();
-  Value y5 = linalg::Conv2DNhwgcGfhwcOp::create(
-                 b, tb.getLoc(), TypeRange{init.getType()}, ValueRange{x5, w5},
-                 ValueRange{init}, b.getI64TensorAttr(win.stride),
-                 b.getI64TensorAttr(win.dilation))
-                 .getResult(0);
-  return tb.reshape(y5, {in[0], oh, ow, groups * groupO});
-}
-
-LogicalResult importConv(Importer &im, const NodeProto &node) {
-  TosaBuilder &tb = im.tosa();
-  FailureOr<Value> x = im.nhwc(node.input(0));
-  if (failed(x))
-    return failure();
-  FailureOr<Value> w = im.logical(node.input(1));
-  if (failed(w))
-    return failure();
-  ArrayRef<int64_t> xs = shapeOf(*x), ws = shapeOf(*w);
-  if (ws.size() != 4)
-    return im.error() << "only 2-D convolutions are supported";
-  int64_t groups = intAttr(node, "group", 1);
-  int64_t outC = ws[0], groupC = ws[1];
-  if (xs[3] % groups || xs[3] / groups != groupC || outC % groups)
-    return im.error() << "weight shape does not match " << xs[3]
-                      << " input channels in " << groups << " groups";
-  SmallVector<int64_t> kernelShape = intsAttr(node, "kernel_shape");
-  if (!kernelShape.empty() && kernelShape != ArrayRef<int64_t>{ws[2], ws[3]})
-    return im.error() << "attribute 'kernel_shape' must match the " << ws[2]
-                      << "x" << ws[3] << " kernel of weight '" << node.input(1)
-                      << "'";
-  if (ws[2] > kMaxWindowValue || ws[3] > kMaxWindowValue)
-    return im.error() << "kernel sizes above " << kMaxWindowValue
-                      << " are not supported";
-  FailureOr<Window2d> win = readWindow(im, node, xs[1], xs[2], {ws[2], ws[3]});
-  if (failed(win))
-    return failure();
-  if (win->outputSize(0, xs[1]) < 1 || win->outputSize(1, xs[2]) < 1)
-    return im.error() << "the kernel is larger than the padded input";
-  Value bias;
-  if (Importer::hasInput(node, 2)) {
-    FailureOr<Value> b = im.logical(node.input(2));
-    if (failed(b))
-      return failure();
-    if (shapeOf(*b) != ArrayRef<int64_t>{outC})
-      return im.error() << "bias '" << node.input(2) << "' must be a 1-D "
-                        << "tensor of " << outC
-                        << " values, one per output channel, got "
-                        << b->getType();
-    bias = *b;
-  } else {
-    bias = tb.splat({outC}, 0.0);
-  }
-  Value input = fitInput(tb, *x, *win);
-  if (groups > 1 && groupC == 1) {
-    // Depthwise (M outputs per input channel): one op, the weight
-    // [C*M,1,KH,KW] seen as [C,M,KH,KW] and moved to [KH,KW,C,M].
-    Value kernel = tb.transpose(
-        tb.reshape(*w, {groups, outC / groups, ws[2], ws[3]}), {2, 3, 0, 1});
-    im.define(node.output(0), tb.depthwiseConv2d(input, kernel, bias, *win),
-              true);
-    return success();
-  }
-  Value kernel = tb.transpose(*w, {0, 2, 3, 1});
-  if (groups == 1) {
-    im.define(node.output(0), tb.conv2d(input, kernel, bias, *win), true);
-    return success();
-  }
-  im.define(node.output(0), groupedConvolution(tb, input, *w, bias, groups, *win),
-            true);
-  return success();
-}
-
-/// Pool over the whole spatial extent: a reduction, not a window.
-Value globalPool(TosaBuilder &tb, Value x, bool max) {
-  ArrayRef<int64_t> s = shapeOf(x);
-  if (max)
-    return tb.reduceMax(tb.reduceMax(x, 1), 2);
-  return tb.scale(tb.reduceSum(tb.reduceSum(x, 1), 2),
-                  1.0 / static_cast<double>(s[1] * s[2]));
-}
-
-OpImporter pool(bool max) {
-  return [max](Importer &im, const NodeProto &node) -> LogicalResult {
-    TosaBuilder &tb = im.tosa();
-    if (node.output_size() > 1 && !node.output(1).empty())
-      return im.error() << "the Indices output is not supported";
-    FailureOr<Value> x = im.nhwc(node.input(0));
-    if (failed(x))
-      return failure();
-    ArrayRef<int64_t> xs = shapeOf(*x);
-    SmallVector<int64_t> kernel = intsAttr(node, "kernel_shape");
-    if (kernel.size() != 2)
-      return im.error() << "only 2-D pooling is supported";
-    FailureOr<Window2d> win =
-        readWindow(im, node, xs[1], xs[2], {kernel[0], kernel[1]});
-    if (failed(win))
-      return failure();
-    if (win->dilation != std::array<int64_t, 2>{1, 1})
-      return im.error() << "dilated pooling is not supported";
-    bool tooLarge = kernel[0] > xs[1] + win->pad[0] + win->pad[1] ||
-                    kernel[1] > xs[2] + win->pad[2] + win->pad[3];
-    if (tooLarge && !im.options().adapt)
-      return im.error() << "the " << kernel[0] << "x" << kernel[1]
-                        << " window is larger than its " << xs[1] << "x"
-                        << xs[2]
-                        << " input (the model was made for a larger input; "
-                           "--onnx-adapt pools the whole input instead)";
-    bool global = tooLarge || (kernel[0] == xs[1] && kernel[1] == xs[2] &&
-                               win->pad == std::array<int64_t, 4>{0, 0, 0, 0});
-    if (global) {
-      im.define(node.output(0), globalPool(tb, *x, max), true);
-      return success();
-    }
-    Value padded = *x;
-    if (!max && intAttr(node, "count_include_pad", 0) &&
-        win->pad != std::array<int64_t, 4>{0, 0, 0, 0}) {
-      // ceil_mode's last window may reach past the padding: whether those
-      // positions count is not pinned down, so such pools are refused.
-      if (intAttr(node, "ceil_mode", 0))
-        return im.error()
-               << "count_include_pad=1 with ceil_mode=1 is not supported";
-      // Zeros padded in as data count in every window's average.
-      padded = tb.pad(*x, {0, win->pad[0], win->pad[2], 0},
-                      {0, win->pad[1], win->pad[3], 0});
-      win->pad = {0, 0, 0, 0};
-    }
-    Value input = fitInput(tb, padded, *win);
-    im.define(node.output(0),
-              max ? tb.maxPool2d(input, *win) : tb.avgPool2d(input, *win),
-              true);
-    return success();
-  };
-}
-
-OpImporter globalPoolOp(bool max) {
-  return [max](Importer &im, const NodeProto &node) -> LogicalResult {
-    FailureOr<Value> x = im.nhwc(node.input(0));
-    if (failed(x))
-      return failure();
-    im.define(node.output(0), globalPool(im.tosa(), *x, max), true);
-    return success();
-  };
-}
-
-//===----------------------------------------------------------------------===//
-// Contractions: Gemm, MatMul
-//===----------------------------------------------------------------------===//
-
-LogicalResult importGemm(Importer &im, const NodeProto &node) {
-  TosaBuilder &tb = im.tosa();
-  bool transA = intAttr(node, "transA", 0), transB = intAttr(node, "transB", 0);
-  FailureOr<Value> a = im.logical(node.input(0));
-  if (failed(a))
-    return failure();
-  if (shapeOf(*a).size() != 2)
-    return im.error() << "input A must be 2-D";
-  int64_t k = shapeOf(*a)[transA ? 0 : 1];
-  const std::string &bName = node.input(1);
-  if (im.options().adapt && im.isPendingParameter(bName)) {
-    SmallVector<int64_t> shape(im.pendingShape(bName));
-    if (shape.size() == 2 && shape[transB ? 1 : 0] != k) {
-      shape[transB ? 1 : 0] = k;
-      im.reshapePending(bName, shape);
-    }
-  }
-  FailureOr<Value> bv = im.logical(bName);
-  if (failed(bv))
-    return failure();
-  ArrayRef<int64_t> as = shapeOf(*a), bs = shapeOf(*bv);
-  if (bs.size() != 2 || bs[transB ? 1 : 0] != k)
-    return im.error() << "inner sizes differ: A gives " << k << ", B gives "
-                      << (bs.size() != 2 ? 0 : bs[transB ? 1 : 0])
-                      << (im.options().adapt
-                              ? ""
-                              : " (--onnx-adapt resizes a weight parameter)");
-  int64_t m = as[transA ? 1 : 0], n = bs[transB ? 0 : 1];
-  // Matrices as [1, rows, cols]; a transpose swaps the last two dims.
-  const SmallVector<int32_t> swap = {0, 2, 1};
-  Value a3 = tb.reshape(*a, {1, as[0], as[1]});
-  Value b3 = tb.reshape(*bv, {1, bs[0], bs[1]});
-  Value y3;
-  // B^T (a weight, N x K) is held as stored when Y^T = B op(A)^T copies
-  // fewer elements (op(A)^T and Y^T, batch-sized) than B^T would.
-  if (transB && (transA ? 0 : m * k) + m * n < n * k)
-    y3 = tb.transpose(tb.matmul(b3, transA ? a3 : tb.transpose(a3, swap)),
-                      swap);
-  else
-    y3 = tb.matmul(transA ? tb.transpose(a3, swap) : a3,
-                   transB ? tb.transpose(b3, swap) : b3);
-  Value y = tb.reshape(y3, {m, n});
-  float alpha = floatAttr(node, "alpha", 1.0f), beta = floatAttr(node, "beta", 1.0f);
-  if (alpha != 1.0f)
-    y = tb.scale(y, alpha);
-  if (Importer::hasInput(node, 2) && beta != 0.0f) {
-    FailureOr<Value> c = im.logical(node.input(2));
-    if (failed(c))
-      return failure();
-    Value cv = tb.expandRank(*c, 2);
-    if (beta != 1.0f)
-      cv = tb.scale(cv, beta);
-    y = tb.add(y, cv);
-  }
-  im.define(node.output(0), y);
-  return success();
-}
-
-LogicalResult importMatMul(Importer &im, const NodeProto &node) {
-  TosaBuilder &tb = im.tosa();
-  FailureOr<Value> a = im.logical(node.input(0));
-  FailureOr<Value> b = failed(a) ? a : im.logical(node.input(1));
-  if (failed(b))
-    return failure();
-  SmallVector<int64_t> as(shapeOf(*a)), bs(shapeOf(*b));
-  bool vecA = as.size() == 1, vecB = bs.size() == 1;
-  Value lhs = vecA ? tb.reshape(*a, {1, as[0]}) : *a;
-  Value rhs = vecB ? tb.reshape(*b, {bs[0], 1}) : *b;
-  as.assign(shapeOf(lhs).begin(), shapeOf(lhs).end());
-  bs.assign(shapeOf(rhs).begin(), shapeOf(rhs).end());
-  int64_t m = as[as.size() - 2], k = as.back(), n = bs.back();
-  if (bs[bs.size() - 2] != k)
-    return im.error() << "inner sizes differ: " << k << " and "
-                      << bs[bs.size() - 2];
-  SmallVector<int64_t> batchA(as.begin(), as.end() - 2),
-      batchB(bs.begin(), bs.end() - 2);
-  size_t rank = std::max(batchA.size(), batchB.size());
-  batchA.insert(batchA.begin(), rank - batchA.size(), 1);
-  batchB.insert(batchB.begin(), rank - batchB.size(), 1);
-  SmallVector<int64_t> batch;
-  for (auto [x, y] : llvm::zip(batchA, batchB)) {
-    if (x != y && x != 1 && y != 1)
-      return im.error() << "batch dims do not broadcast";
-    batch.push_back(std::max(x, y));
-  }
-  int64_t nb = numElements(batch);
-  Value y;
-  if (numElements(batchB) == 1) {
-    // One right-hand matrix: fold the batch into the rows.
-    y = tb.matmul(tb.reshape(lhs, {1, numElements(batchA) * m, k}),
-                  tb.reshape(rhs, {1, k, n}));
-  } else {
-    SmallVector<int64_t> fullA(batch), fullB(batch);
-    fullA.append({m, k});
-    fullB.append({k, n});
-    y = tb.matmul(tb.reshape(tb.broadcastTo(lhs, fullA), {nb, m, k}),
-                  tb.reshape(tb.broadcastTo(rhs, fullB), {nb, k, n}));
-  }
-  SmallVector<int64_t> shape(batch);
-  if (!vecA)
-    shape.push_back(m);
-  if (!vecB)
-    shape.push_back(n);
-  im.define(node.output(0), tb.reshape(y, shape));
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Normalizations: Softmax, LogSoftmax, BatchNormalization, LRN
-//===----------------------------------------------------------------------===//
-
-OpImporter softmax(bool logOutput) {
-  return [logOutput](Importer &im, const NodeProto &node) -> LogicalResult {
-    TosaBuilder &tb = im.tosa();
-    FailureOr<Value> x = im.logical(node.input(0));
-    if (failed(x))
-      return failure();
-    SmallVector<int64_t> shape(shapeOf(*x));
-    int64_t rank = shape.size();
-    bool legacy = im.opset() < 13;
-    int64_t axis = normalizeAxis(intAttr(node, "axis", legacy ? 1 : -1), rank);
-    if (failed(checkAxes(im, axis, rank)))
-      return failure();
-    Value v = *x;
-    if (legacy) {
-      // Before opset 13: the input is coerced to 2-D at `axis`.
-      int64_t outer = numElements(ArrayRef<int64_t>(shape).take_front(axis));
-      v = tb.reshape(v, {outer, numElements(shape) / outer});
-      axis = 1;
-    }
-    Value shifted = tb.sub(v, tb.reduceMax(v, axis));
-    Value sum = tb.reduceSum(tb.exp(shifted), axis);
-    Value y = logOutput ? tb.sub(shifted, tb.log(sum))
-                        : tb.mul(tb.exp(shifted), tb.reciprocal(sum));
-    im.define(node.output(0), tb.reshape(y, shape));
-    return success();
-  };
-}
-
-LogicalResult importBatchNorm(Importer &im, const NodeProto &node) {
-  TosaBuilder &tb = im.tosa();
-  FailureOr<Entry> x = im.lookup(node.input(0));
-  if (failed(x))
-    return failure();
-  int64_t rank = shapeOf(x->value).size();
-  if (rank < 2)
-    return im.error() << "input must have a channel dim";
-  // The per-channel parameters broadcast along the channel dim.
-  SmallVector<int64_t> paramShape(rank, 1);
-  int32_t channelAxis = x->nhwc ? 3 : 1;
-  int64_t channels = shapeOf(x->value)[channelAxis];
-  paramShape[channelAxis] = channels;
-  auto param = [&](int i) -> FailureOr<Value> {
-    FailureOr<Value> v = im.logical(node.input(i));
-    if (failed(v))
-      return failure();
-    if (numElements(shapeOf(*v)) != channels)
-      return im.error() << "input " << i << " must have " << channels
-                        << " elements";
-    return tb.reshape(*v, paramShape);
-  };
-  double eps = floatAttr(node, "epsilon", 1e-5f);
-  bool training =
-      im.options().batchNormTraining || intAttr(node, "training_mode", 0);
-  FailureOr<Value> scale = param(1);
-  FailureOr<Value> bias = failed(scale) ? scale : param(2);
-  if (failed(bias))
-    return failure();
-  Value y;
-  if (training) {
-    double count =
-        static_cast<double>(numElements(shapeOf(x->value)) / channels);
-    auto mean = [&](Value v) {
-      for (int32_t d = 0; d < rank; ++d)
-        if (d != channelAxis)
-          v = tb.reduceSum(v, d);
-      return tb.scale(v, 1.0 / count);
-    };
-    Value centered = tb.sub(x->value, mean(x->value));
-    Value var = mean(tb.mul(centered, centered));
-    Value inv = tb.rsqrt(tb.add(var, tb.scalarLike(var, eps)));
-    y = tb.add(tb.mul(centered, tb.mul(inv, *scale)), *bias);
-  } else {
-    FailureOr<Value> mean = param(3);
-    FailureOr<Value> var = failed(mean) ? mean : param(4);
-    if (failed(var))
-      return failure();
-    Value a = tb.mul(*scale, tb.rsqrt(tb.add(*var, tb.scalarLike(*var, eps))));
-    Value b = tb.sub(*bias, tb.mul(*mean, a));
-    y = tb.add(tb.mul(x->value, a), b);
-  }
-  im.define(node.output(0), y, x->nhwc);
-  return success();
-}
-
-LogicalResult importLrn(Importer &im, const NodeProto &node) {
-  TosaBuilder &tb = im.tosa();
-  FailureOr<Value> x = im.nhwc(node.input(0));
-  if (failed(x))
-    return failure();
-  int64_t size = intAttr(node, "size", 0);
-  if (size < 1)
-    return im.error() << "size must be positive";
-  double alpha = floatAttr(node, "alpha", 1e-4f), beta = floatAttr(node, "beta", 0.75f),
-         bias = floatAttr(node, "bias", 1.0f);
-  ArrayRef<int64_t> s = shapeOf(*x);
-  // A window reaches at most C - 1 channels either side: a larger size
-  // sums no more, however large the model says it is.
-  int64_t lo = std::min((size - 1) / 2, s[3] - 1);
-  int64_t hi = std::min(size - 1 - (size - 1) / 2, s[3] - 1);
-  Value sq = tb.pad(tb.mul(*x, *x), {0, 0, 0, lo}, {0, 0, 0, hi});
-  Value sum;
-  for (int64_t i = 0, e = lo + hi + 1; i < e; ++i) {
-    Value part = tb.slice(sq, {0, 0, 0, i}, {s[0], s[1], s[2], s[3]});
-    sum = sum ? tb.add(sum, part) : part;
-  }
-  Value base = tb.add(tb.scale(sum, alpha / size), tb.scalarLike(sum, bias));
-  Value y = tb.mul(*x, tb.pow(base, tb.scalarLike(base, -beta)));
-  im.define(node.output(0), y, true);
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Shapes: Concat, Flatten, Reshape, Transpose, Squeeze, Unsqueeze
-//===----------------------------------------------------------------------===//
-
-LogicalResult importConcat(Importer &im, const NodeProto &node) {
-  TosaBuilder &tb = im.tosa();
-  SmallVector<Entry> entries;
-  bool allNhwc = true;
-  for (const std::string &name : node.input()) {
-    FailureOr<Entry> e = im.lookup(name);
-    if (failed(e))
-      return failure();
-    entries.push_back(*e);
-    allNhwc &= e->nhwc;
-  }
-  int64_t rank = im.logicalShape(entries.front()).size();
-  int64_t axis = normalizeAxis(intAttr(node, "axis", 1), rank);
-  SmallVector<Value> values;
-  for (const Entry &e : entries)
-    values.push_back(allNhwc ? e.value : im.toLogical(e));
-  for (Value v : values)
-    for (int64_t d = 0; d < rank; ++d) {
-      int64_t pd = allNhwc ? nhwcAxis(axis) : axis;
-      if (d != pd && shapeOf(v)[d] != shapeOf(values.front())[d])
-        return im.error() << "inputs differ outside the concatenation axis";
-    }
-  im.define(node.output(0),
-            tb.concat(values, allNhwc ? nhwcAxis(axis) : axis), allNhwc);
-  return success();
-}
-
-/// Pad in constant mode (opset 11+: pads and the value as inputs; earlier:
-/// attributes), kept in NHWC when the input is; negative pads crop.
-LogicalResult importPad(Importer &im, const NodeProto &node) {
-  TosaBuilder &tb = im.tosa();
-  FailureOr<Entry> e = im.lookup(node.input(0));
-  if (failed(e))
-    return failure();
-  std::string mode = stringAttr(node, "mode", "constant");
-  if (mode != "constant")
-    return im.error() << "only constant padding is supported, not '" << mode
-                      << "'";
-  std::optional<SmallVector<int64_t>> pads;
-  double value = 0.0;
-  if (im.opset() < 11) {
-    pads = intsAttr(node, "pads");
-    value = floatAttr(node, "value", 0.0f);
-  } else {
-    if (Importer::hasInput(node, 1))
-      pads = im.constantInts(node.input(1));
-    if (Importer::hasInput(node, 2)) {
-      std::optional<double> v = im.constantFloat(node.input(2));
-      if (!v)
-        return im.error() << "the padding value must be a compile-time constant";
-      value = *v;
-    }
-    if (Importer::hasInput(node, 3))
-      return im.error() << "Pad with axes is not supported";
-  }
-  int64_t rank = im.logicalShape(*e).size();
-  if (!pads || static_cast<int64_t>(pads->size()) != 2 * rank)
-    return im.error() << "pads must be " << 2 * rank
-                      << " compile-time constants";
-  Value x = e->value;
-  SmallVector<int64_t> lo(rank), hi(rank), cropLo(rank), cropHi(rank);
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t pd = e->nhwc ? nhwcAxis(d) : d;
-    int64_t before = (*pads)[d], after = (*pads)[rank + d];
-    if (before < -shapeOf(x)[pd] || after < -shapeOf(x)[pd])
-      return im.error() << "negative pads crop more than axis " << d << " holds";
-    lo[pd] = std::max<int64_t>(before, 0);
-    hi[pd] = std::max<int64_t>(after, 0);
-    cropLo[pd] = std::max<int64_t>(-before, 0);
-    cropHi[pd] = std::max<int64_t>(-after, 0);
-    if (cropLo[pd] >= shapeOf(x)[pd] - cropHi[pd])
-      return im.error() << "negative pads crop all of axis " << d
-                        << ": empty tensors are not supported";
-  }
-  int64_t elements = 1, size;
-  for (int64_t d = 0; d < rank; ++d)
-    if (llvm::AddOverflow(shapeOf(x)[d] - cropLo[d] - cropHi[d], lo[d], size) ||
-        llvm::AddOverflow(size, hi[d], size) ||
-        llvm::MulOverflow(elements, size, elements))
-      return im.error() << "the padded tensor has more than 2^63 elements";
-  if (llvm::any_of(cropLo, [](int64_t c) { return c != 0; }) ||
-      llvm::any_of(cropHi, [](int64_t c) { return c != 0; })) {
-    SmallVector<int64_t> size(shapeOf(x));
-    for (int64_t d = 0; d < rank; ++d)
-      size[d] -= cropLo[d] + cropHi[d];
-    x = tb.slice(x, cropLo, size);
-  }
-  if (llvm::any_of(lo, [](int64_t p) { return p != 0; }) ||
-      llvm::any_of(hi, [](int64_t p) { return p != 0; }))
-    x = tb.pad(x, lo, hi, value);
-  im.define(node.output(0), x, e->nhwc);
-  return success();
-}
-
-LogicalResult importFlatten(Importer &im, const NodeProto &node) {
-  FailureOr<Value> x = im.logical(node.input(0));
-  if (failed(x))
-    return failure();
-  ArrayRef<int64_t> s = shapeOf(*x);
-  // The axis may also be the rank: everything goes to the outer dim.
-  int64_t axis = normalizeAxis(intAttr(node, "axis", 1), s.size());
-  if (failed(checkAxes(im, axis, s.size() + 1)))
-    return failure();
-  int64_t outer = numElements(s.take_front(axis));
-  im.define(node.output(0),
-            im.tosa().reshape(*x, {outer, numElements(s) / outer}));
-  return success();
-}
-
-LogicalResult importReshape(Importer &im, const NodeProto &node) {
-  FailureOr<Value> x = im.logical(node.input(0));
-  if (failed(x))
-    return failure();
-  std::optional<SmallVector<int64_t>> target;
-  if (im.opset() < 5 || !Importer::hasInput(node, 1))
-    target = intsAttr(node, "shape");
-  else
-    target = im.constantInts(node.input(1));
-  if (!target)
-    return im.error() << "the target shape must be a compile-time constant";
-  ArrayRef<int64_t> in = shapeOf(*x);
-  int64_t n = numElements(in);
-  SmallVector<int64_t> shape;
-  int64_t inferred = -1, known = 1;
-  for (auto [i, d] : llvm::enumerate(*target)) {
-    int64_t v = d;
-    if (v == 0 && !intAttr(node, "allowzero", 0))
-      v = i < in.size() ? in[i] : 0;
-    if (v == -1)
-      inferred = i;
-    else if (llvm::MulOverflow(known, v, known))
-      return im.error() << "the target shape has more than 2^63 elements";
-    shape.push_back(v);
-  }
-  // A model made for another batch size names its batch in the target.
-  int64_t batch = im.options().batch;
-  if (batch > 0 && !shape.empty() && shape[0] == im.declaredBatch() &&
-      batch != im.declaredBatch() && inferred != 0 && !in.empty() &&
-      in[0] == batch) {
-    if (llvm::MulOverflow(known / shape[0], batch, known))
-      return im.error() << "the target shape has more than 2^63 elements";
-    shape[0] = batch;
-  }
-  if (inferred >= 0 && known > 0 && n % known == 0) {
-    shape[inferred] = n / known;
-    known = n;
-  }
-  if (known != n && im.options().adapt && shape.size() == 2 && shape[0] > 0 &&
-      n % shape[0] == 0) {
-    shape[1] = n / shape[0];
-    known = n;
-  }
-  if (known != n)
-    return im.error() << "cannot reshape " << n << " elements to the target"
-                      << (im.options().adapt ? ""
-                                             : " (--onnx-adapt keeps the "
-                                               "batch and flattens the rest)");
-  im.define(node.output(0), im.tosa().reshape(*x, shape));
-  return success();
-}
-
-LogicalResult importTranspose(Importer &im, const NodeProto &node) {
-  FailureOr<Value> x = im.logical(node.input(0));
-  if (failed(x))
-    return failure();
-  int64_t rank = shapeOf(*x).size();
-  SmallVector<int64_t> perm = intsAttr(node, "perm");
-  if (perm.empty())
-    for (int64_t i = rank - 1; i >= 0; --i)
-      perm.push_back(i);
-  SmallVector<int32_t> perms(perm.begin(), perm.end());
-  im.define(node.output(0), im.tosa().transpose(*x, perms));
-  return success();
-}
-
-FailureOr<SmallVector<int64_t>> axesOf(Importer &im, const NodeProto &node,
-                                       int64_t inputSinceOpset, int64_t rank) {
+FailureOr<SmallVector<int64_t>>
+onnx_import::axesOf(Importer &im, const onnx::NodeProto &node,
+                    int64_t inputSinceOpset, int64_t rank) {
   SmallVector<int64_t> axes;
   if (im.opset() >= inputSinceOpset && Importer::hasInput(node, 1)) {
     std::optional<SmallVector<int64_t>> v = im.constantInts(node.input(1));
@@ -792,269 +75,57 @@ FailureOr<SmallVector<int64_t>> axesOf(Importer &im, const NodeProto &node,
   return axes;
 }
 
-OpImporter squeeze(bool unsqueeze) {
-  return [unsqueeze](Importer &im, const NodeProto &node) -> LogicalResult {
-    FailureOr<Value> x = im.logical(node.input(0));
-    if (failed(x))
-      return failure();
-    SmallVector<int64_t> in(shapeOf(*x)), shape;
-    int64_t outRank = in.size();
-    if (unsqueeze) {
-      // Negative axes count from the end of the output: normalized below.
-      FailureOr<SmallVector<int64_t>> axes = axesOf(im, node, 13, 0);
-      if (failed(axes))
-        return failure();
-      outRank += axes->size();
-      SmallVector<int64_t> normalized;
-      for (int64_t a : *axes)
-        normalized.push_back(a < 0 ? a + outRank : a);
-      if (failed(checkAxes(im, normalized, outRank)))
-        return failure();
-      llvm::sort(normalized);
-      auto it = in.begin();
-      for (int64_t d = 0; d < outRank; ++d)
-        shape.push_back(llvm::is_contained(normalized, d) ? 1 : *it++);
-    } else {
-      FailureOr<SmallVector<int64_t>> axes = axesOf(im, node, 13, in.size());
-      if (failed(axes) || failed(checkAxes(im, *axes, in.size())))
-        return failure();
-      for (int64_t a : *axes)
-        if (in[a] != 1)
-          return im.error() << "cannot squeeze axis " << a << " of size "
-                            << in[a];
-      for (auto [d, s] : llvm::enumerate(in))
-        if (axes->empty() ? s != 1 : !llvm::is_contained(*axes, (int64_t)d))
-          shape.push_back(s);
+std::optional<IntConstant>
+onnx_import::foldInts(Importer &im, const onnx::NodeProto &node,
+                      function_ref<int64_t(ArrayRef<int64_t>)> fn) {
+  SmallVector<const IntConstant *> operands;
+  for (const std::string &name : node.input()) {
+    const IntConstant *c = im.intConstant(name);
+    if (!c)
+      return std::nullopt;
+    operands.push_back(c);
+  }
+  // Numpy broadcasting: dims aligned at the end, 1 stretches.
+  size_t rank = 0;
+  for (const IntConstant *c : operands)
+    rank = std::max(rank, c->dims.size());
+  IntConstant out;
+  out.dims.assign(rank, 1);
+  for (const IntConstant *c : operands)
+    for (auto [i, d] : llvm::enumerate(c->dims)) {
+      int64_t &o = out.dims[rank - c->dims.size() + i];
+      if (o != d && o != 1 && d != 1)
+        return std::nullopt;
+      o = o == 1 ? d : o;
     }
-    im.define(node.output(0), im.tosa().reshape(*x, shape));
-    return success();
-  };
-}
-
-//===----------------------------------------------------------------------===//
-// Reductions, Clip, constants
-//===----------------------------------------------------------------------===//
-
-OpImporter reduce(bool mean, int64_t axesInputSince) {
-  return [=](Importer &im, const NodeProto &node) -> LogicalResult {
-    TosaBuilder &tb = im.tosa();
-    FailureOr<Value> x = im.logical(node.input(0));
-    if (failed(x))
-      return failure();
-    SmallVector<int64_t> in(shapeOf(*x));
-    FailureOr<SmallVector<int64_t>> axes =
-        axesOf(im, node, axesInputSince, in.size());
-    if (failed(axes) || failed(checkAxes(im, *axes, in.size())))
-      return failure();
-    if (axes->empty()) {
-      if (intAttr(node, "noop_with_empty_axes", 0)) {
-        im.define(node.output(0), *x);
-        return success();
+  int64_t count = numElements(out.dims);
+  SmallVector<int64_t> args(operands.size());
+  for (int64_t flat = 0; flat < count; ++flat) {
+    for (auto [k, c] : llvm::enumerate(operands)) {
+      // The operand's element at the output position `flat`.
+      int64_t rest = flat, index = 0, stride = 1;
+      for (int64_t d = rank - 1, cd = c->dims.size() - 1; cd >= 0; --d, --cd) {
+        int64_t pos = rest % out.dims[d];
+        rest /= out.dims[d];
+        if (c->dims[cd] != 1)
+          index += pos * stride;
+        stride *= c->dims[cd];
       }
-      for (int64_t d = 0, e = in.size(); d < e; ++d)
-        axes->push_back(d);
+      args[k] = c->values[index];
     }
-    Value y = *x;
-    int64_t count = 1;
-    for (int64_t a : *axes) {
-      y = tb.reduceSum(y, a);
-      count *= in[a];
-    }
-    if (mean)
-      y = tb.scale(y, 1.0 / static_cast<double>(count));
-    if (!intAttr(node, "keepdims", 1)) {
-      SmallVector<int64_t> shape;
-      for (auto [d, s] : llvm::enumerate(in))
-        if (!llvm::is_contained(*axes, (int64_t)d))
-          shape.push_back(s);
-      y = tb.reshape(y, shape);
-    }
-    im.define(node.output(0), y);
-    return success();
-  };
+    out.values.push_back(fn(args));
+  }
+  return out;
 }
-
-LogicalResult importClip(Importer &im, const NodeProto &node) {
-  FailureOr<Entry> x = im.lookup(node.input(0));
-  if (failed(x))
-    return failure();
-  double lo = -kFloatMax, hi = kFloatMax;
-  if (im.opset() < 11) {
-    lo = floatAttr(node, "min", -kFloatMax);
-    hi = floatAttr(node, "max", kFloatMax);
-  } else {
-    for (int i : {1, 2}) {
-      if (!Importer::hasInput(node, i))
-        continue;
-      std::optional<double> v = im.constantFloat(node.input(i));
-      if (!v)
-        return im.error() << "the bounds must be compile-time constants";
-      (i == 1 ? lo : hi) = *v;
-    }
-  }
-  im.define(node.output(0), im.tosa().clamp(x->value, lo, hi), x->nhwc);
-  return success();
-}
-
-LogicalResult importConstant(Importer &im, const NodeProto &node) {
-  TosaBuilder &tb = im.tosa();
-  const std::string &out = node.output(0);
-  if (const onnx::AttributeProto *a = findAttr(node, "value_float")) {
-    im.defineFloat(out, a->f());
-    im.define(out, tb.splat({}, a->f()));
-    return success();
-  }
-  if (const onnx::AttributeProto *a = findAttr(node, "value_int")) {
-    im.defineInts(out, {a->i()});
-    return success();
-  }
-  if (const onnx::AttributeProto *a = findAttr(node, "value_ints")) {
-    im.defineInts(out, SmallVector<int64_t>(a->ints().begin(), a->ints().end()));
-    return success();
-  }
-  const onnx::AttributeProto *a = findAttr(node, "value");
-  if (!a || !a->has_t())
-    return im.error() << "only tensor, value_float, value_int and value_ints "
-                         "constants are supported";
-  const onnx::TensorProto &t = a->t();
-  SmallVector<int64_t> dims(t.dims().begin(), t.dims().end());
-  if (FailureOr<SmallVector<int64_t>> v = decodeInts(t); succeeded(v)) {
-    im.defineInts(out, *v);
-    return success();
-  }
-  FailureOr<SmallVector<float>> v = decodeFloats(t);
-  if (failed(v))
-    return im.error() << "only float and int64 constants are supported";
-  if (failed(im.checkShape("constant '" + out + "'", dims)))
-    return failure();
-  if (static_cast<int64_t>(v->size()) != numElements(dims))
-    return im.error() << "constant '" << out << "' holds " << v->size()
-                      << " values, but its dims call for "
-                      << numElements(dims);
-  if (v->size() == 1)
-    im.defineFloat(out, (*v)[0]);
-  im.define(out, tb.constant(DenseElementsAttr::get(
-                     tb.type(dims), ArrayRef<float>(*v))));
-  return success();
-}
-
-LogicalResult importConstantOfShape(Importer &im, const NodeProto &node) {
-  std::optional<SmallVector<int64_t>> shape = im.constantInts(node.input(0));
-  if (!shape)
-    return im.error() << "the shape must be a compile-time constant";
-  if (failed(im.checkShape("output '" + node.output(0) + "'", *shape)))
-    return failure();
-  const onnx::AttributeProto *a = findAttr(node, "value");
-  if (a && a->has_t() && a->t().data_type() != onnx::TensorProto::FLOAT) {
-    // Integer tensors are shapes and axes, read at compile time.
-    constexpr int64_t kMaxInts = 1 << 16;
-    FailureOr<SmallVector<int64_t>> v = decodeInts(a->t());
-    if (failed(v) || v->size() != 1)
-      return im.error() << "only float and int64 values are supported";
-    if (numElements(*shape) > kMaxInts)
-      return im.error() << "integer tensors of more than " << kMaxInts
-                        << " values are not supported";
-    im.defineInts(node.output(0),
-                  SmallVector<int64_t>(numElements(*shape), (*v)[0]));
-    return success();
-  }
-  // A float tensor of a fixed shape: the weights of the light models. It
-  // becomes a parameter, like an initializer.
-  im.addPendingParameter(node.output(0), *shape);
-  return success();
-}
-
-LogicalResult importShape(Importer &im, const NodeProto &node) {
-  FailureOr<Entry> x = im.lookup(node.input(0));
-  if (failed(x))
-    return failure();
-  SmallVector<int64_t> shape = im.logicalShape(*x);
-  // ONNX counts negative bounds from the end and clamps both to [0, rank].
-  int64_t rank = shape.size();
-  auto bound = [rank](int64_t b) {
-    return std::clamp<int64_t>(b < 0 ? b + rank : b, 0, rank);
-  };
-  int64_t start = bound(intAttr(node, "start", 0));
-  int64_t end = std::max(start, bound(intAttr(node, "end", rank)));
-  im.defineInts(node.output(0),
-                ArrayRef<int64_t>(shape).slice(start, end - start));
-  return success();
-}
-
-} // namespace
 
 const llvm::StringMap<OpImporter> &onnx_import::operatorTable() {
   static const llvm::StringMap<OpImporter> table = [] {
     llvm::StringMap<OpImporter> t;
-    t["Add"] = variadic(&TosaBuilder::add);
-    t["Sum"] = variadic(&TosaBuilder::add);
-    t["Sub"] = variadic(&TosaBuilder::sub);
-    t["Mul"] = variadic(&TosaBuilder::mul);
-    t["Div"] = variadic(&TosaBuilder::div);
-    t["Max"] = variadic(&TosaBuilder::maximum);
-    t["Min"] = variadic(&TosaBuilder::minimum);
-    t["Pow"] = variadic(&TosaBuilder::pow);
-    t["Relu"] = unary([](TosaBuilder &tb, Value x, const NodeProto &) {
-      return tb.clamp(x, 0.0f, kFloatMax);
-    });
-    t["LeakyRelu"] = unary([](TosaBuilder &tb, Value x, const NodeProto &n) {
-      return tb.select(tb.greater(x, tb.scalarLike(x, 0.0)), x,
-                       tb.scale(x, floatAttr(n, "alpha", 0.01f)));
-    });
-    t["Sigmoid"] = unary([](TosaBuilder &tb, Value x, const NodeProto &) {
-      return tb.sigmoid(x);
-    });
-    t["Tanh"] = unary([](TosaBuilder &tb, Value x, const NodeProto &) {
-      return tb.tanh(x);
-    });
-    t["Erf"] = unary([](TosaBuilder &tb, Value x, const NodeProto &) {
-      return tb.erf(x);
-    });
-    t["Exp"] = unary([](TosaBuilder &tb, Value x, const NodeProto &) {
-      return tb.exp(x);
-    });
-    t["Log"] = unary([](TosaBuilder &tb, Value x, const NodeProto &) {
-      return tb.log(x);
-    });
-    t["Neg"] = unary([](TosaBuilder &tb, Value x, const NodeProto &) {
-      return tb.negate(x);
-    });
-    t["Abs"] = unary([](TosaBuilder &tb, Value x, const NodeProto &) {
-      return tb.abs(x);
-    });
-    t["Reciprocal"] = unary([](TosaBuilder &tb, Value x, const NodeProto &) {
-      return tb.reciprocal(x);
-    });
-    t["Sqrt"] = unary([](TosaBuilder &tb, Value x, const NodeProto &) {
-      return tb.pow(x, tb.scalarLike(x, 0.5));
-    });
-    t["Gelu"] = unary(gelu);
-    t["Identity"] = identity();
-    t["Dropout"] = identity();
-    t["Softmax"] = softmax(false);
-    t["LogSoftmax"] = softmax(true);
-    t["BatchNormalization"] = importBatchNorm;
-    t["LRN"] = importLrn;
-    t["Conv"] = importConv;
-    t["MaxPool"] = pool(true);
-    t["AveragePool"] = pool(false);
-    t["GlobalAveragePool"] = globalPoolOp(false);
-    t["GlobalMaxPool"] = globalPoolOp(true);
-    t["Gemm"] = importGemm;
-    t["MatMul"] = importMatMul;
-    t["Concat"] = importConcat;
-    t["Flatten"] = importFlatten;
-    t["Reshape"] = importReshape;
-    t["Transpose"] = importTranspose;
-    t["Pad"] = importPad;
-    t["Squeeze"] = squeeze(false);
-    t["Unsqueeze"] = squeeze(true);
-    t["ReduceSum"] = reduce(false, 13);
-    t["ReduceMean"] = reduce(true, 18);
-    t["Clip"] = importClip;
-    t["Constant"] = importConstant;
-    t["ConstantOfShape"] = importConstantOfShape;
-    t["Shape"] = importShape;
+    addMathOperators(t);
+    addNeuralNetworkOperators(t);
+    addTensorOperators(t);
+    addIndexingOperators(t);
+    addLogicOperators(t);
     return t;
   }();
   return table;
