@@ -237,7 +237,8 @@ std::string generateDriver(const ExecutableRequest &request) {
   os << "  printf(\"],\\\"peak_bytes\\\":%\" PRIu64 \",\\\"alloc_count\\\":%\" "
         "PRIu64 \",\\\"arena_bytes\\\":%\" PRIu64 "
         "\",\\\"padded_peak_bytes\\\":%\" PRIu64 "
-        "\",\\\"time_ms\\\":%.3f}\\n\", peak, count, extent, padded, ms);\n";
+        "\",\\\"time_ms\\\":%.3f,\\\"times_ms\\\":[%.3f]}\\n\", peak, "
+        "count, extent, padded, ms, ms);\n";
   os << "  return 0;\n}\n";
   return code;
 }
