@@ -312,8 +312,9 @@ llvm::Error remat::run::emitExecutable(const ExecutableRequest &request) {
     return error;
 
   llvm::SmallVector<llvm::StringRef> args = {
-      *clang, "-O2",          "-w",       ir.path, driver.path, runtime,
-      "-o",   request.output, "-lstdc++", "-lm",   "-ldl"};
+      *clang,         "-O2",      "-march=native", "-w",  ir.path,
+      driver.path,    runtime,    "-o",            request.output,
+      "-lstdc++",     "-lm",      "-ldl"};
   std::string message;
   int status =
       llvm::sys::ExecuteAndWait(*clang, args, std::nullopt, {}, 0, 0, &message);

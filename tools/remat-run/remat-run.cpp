@@ -31,7 +31,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -428,20 +428,47 @@ struct Measurement {
   }
 };
 
-llvm::Expected<std::unique_ptr<ExecutionEngine>> compile(ModuleOp module) {
+/// A JIT-compiled module, with what its optimizer uses: the JIT compiles
+/// when a function is first looked up, after compile() has returned.
+struct CompiledModule {
+  /// The host's CPU and features, so that LLVM's vectorizers and code
+  /// generation use its vector unit (AVX-512 where it has it).
+  std::unique_ptr<llvm::TargetMachine> host;
+  std::function<llvm::Error(llvm::Module *)> optimize;
+  std::unique_ptr<ExecutionEngine> engine;
+};
+
+llvm::Expected<std::unique_ptr<CompiledModule>> compile(ModuleOp module) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  auto compiled = std::make_unique<CompiledModule>();
+  auto hostMachine = [] {
+    llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
+        llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!builder)
+      return llvm::Expected<std::unique_ptr<llvm::TargetMachine>>(
+          builder.takeError());
+    return builder->createTargetMachine();
+  };
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> host = hostMachine();
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> codegen = hostMachine();
+  if (!host || !codegen)
+    return llvm::createStringError(
+        "cannot describe the host CPU: " +
+        llvm::toString(host ? codegen.takeError() : host.takeError()));
+  compiled->host = std::move(*host);
+  compiled->optimize = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
+                                                 compiled->host.get());
   ExecutionEngineOptions engineOptions;
-  auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
-                                               /*targetMachine=*/nullptr);
-  engineOptions.transformer = transformer;
+  engineOptions.transformer = compiled->optimize;
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
-      ExecutionEngine::create(module, engineOptions);
+      ExecutionEngine::create(module, engineOptions, std::move(*codegen));
   if (!engine)
     return llvm::createStringError("cannot JIT-compile the module: " +
                                    llvm::toString(engine.takeError()));
+  compiled->engine = std::move(*engine);
   // The allocator the counters belong to: the copy linked into this tool.
-  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+  compiled->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
     auto add = [&](const char *name, auto *function) {
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
@@ -454,7 +481,7 @@ llvm::Expected<std::unique_ptr<ExecutionEngine>> compile(ModuleOp module) {
     add("memrefCopy", &memrefCopy);
     return symbols;
   });
-  return engine;
+  return compiled;
 }
 
 /// Frees what one run returned, before the next: every block the runtime
@@ -473,12 +500,11 @@ void freeResults(ArrayRef<int64_t> resultWords, const Step &step, bool gpu) {
 }
 
 /// Without --repeat the step runs once, cold; with it, once to warm up and
-/// then --repeat times. The memory figures are the last run's.
-llvm::Expected<Measurement> runStep(ModuleOp module, const Step &step,
+/// then --repeat times. The memory figures are the last run's. The results
+/// may point into the compiled module (a returned constant): it must stay
+/// alive until they are read.
+llvm::Expected<Measurement> runStep(ExecutionEngine &engine, const Step &step,
                                     Arguments &arguments, bool gpu) {
-  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine = compile(module);
-  if (!engine)
-    return engine.takeError();
 
   // _mlir_ciface_f(results*, arg0*, arg1*, ...): several results come back
   // as one struct of descriptors, laid out like consecutive descriptors.
@@ -497,12 +523,12 @@ llvm::Expected<Measurement> runStep(ModuleOp module, const Step &step,
   // Compile (and load GPU modules) before measuring.
   std::string wrapper = "_mlir_ciface_" + step.entry;
   if (llvm::Expected<void (*)(void **)> function =
-          (*engine)->lookupPacked(wrapper);
+          engine.lookupPacked(wrapper);
       !function)
     return llvm::createStringError("cannot compile @" + step.entry + " (" +
                                    wrapper + "): " +
                                    llvm::toString(function.takeError()));
-  (*engine)->initialize();
+  engine.initialize();
 
   bool warmUp = repeat.getNumOccurrences() > 0;
   unsigned runs = warmUp ? repeat + 1 : 1;
@@ -514,7 +540,7 @@ llvm::Expected<Measurement> runStep(ModuleOp module, const Step &step,
     remat_runtime_reset();
     remat_runtime_device_reset();
     auto start = std::chrono::steady_clock::now();
-    if (llvm::Error error = (*engine)->invokePacked(wrapper, packed))
+    if (llvm::Error error = engine.invokePacked(wrapper, packed))
       return llvm::createStringError("calling @" + step.entry + " failed: " +
                                      llvm::toString(std::move(error)));
     if (gpu)
@@ -677,8 +703,11 @@ int main(int argc, char **argv) {
   bool runsAgain = repeat.getNumOccurrences() > 0;
   if (llvm::Error error = arguments.bind(*step, runsAgain))
     return fail(std::move(error));
+  llvm::Expected<std::unique_ptr<CompiledModule>> compiled = compile(*module);
+  if (!compiled)
+    return fail(compiled.takeError());
   llvm::Expected<Measurement> measurement =
-      runStep(*module, *step, arguments, gpu);
+      runStep(*(*compiled)->engine, *step, arguments, gpu);
   if (!measurement)
     return fail(measurement.takeError());
   if (llvm::Error error = report(*step, *measurement, gpu))
