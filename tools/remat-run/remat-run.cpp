@@ -91,6 +91,11 @@ cl::opt<bool> arena(
     cl::desc("Lower each step to one arena allocation (the pipelines' "
              "default); false: one allocation per buffer"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> vectorize(
+    "vectorize",
+    cl::desc("Tile and vectorize the step's kernels (remat-to-cpu's "
+             "default); false: scalar loop nests"),
+    cl::init(true), cl::cat(category));
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                            cl::init(2), cl::Prefix, cl::cat(category));
 cl::opt<unsigned> repeat(
@@ -314,6 +319,7 @@ llvm::Error lowerModule(ModuleOp module, const Step &step, bool gpu) {
   } else {
     CpuPipelineOptions options;
     options.arena = arena;
+    options.vectorize = vectorize;
     buildRematToCpuPipeline(pm, options);
   }
   if (failed(pm.run(module)))
