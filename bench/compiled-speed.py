@@ -63,7 +63,7 @@ def blas_library():
     torch.ones(4, 4) @ torch.ones(4, 4)
     with open("/proc/self/maps") as f:
         for line in f:
-            if "libblas" in line or "openblas" in line:
+            if "libblas" in line or "libopenblas" in line:
                 return line.split()[-1]
     return "none loaded"
 
@@ -157,7 +157,8 @@ def page(results, compile_rows, args, blas):
     compile_table = markdown_table(
         ["lowering", "remat-to-cpu (s)", "JIT compile (s)", "step (ms)"],
         [[c["label"], "%.1f" % c["lower"], "%.1f" % c["jit"],
-          "%.0f" % c["step"]] for c in compile_rows])
+          "%.0f" % c["step"]] for c in compile_rows]) if compile_rows else (
+        "Not measured in this run (`--skip-compile`).")
     text = """# Compiled step time against PyTorch
 
 %s; one thread each; medians of %d timed runs after a warm-up
@@ -169,7 +170,7 @@ PyTorch %s with %s. fp32 FMA peak of one core: %.1f GHz x %d FLOP/cycle =
 Remat run measured the planned arena to the byte.
 
 ```sh
-/usr/bin/python3 bench/compiled-speed.py --repeat %d
+/usr/bin/python3 bench/compiled-speed.py --repeat %d%s
 ```
 
 %s
@@ -183,6 +184,7 @@ training step, unplanned: `remat-opt --remat-to-cpu` (MLIR lowering) and
 %s
 """ % (machine_stamp(), args.repeat, args.repeat, torch.__version__, blas,
        core_clock_ghz(), args.flops_per_cycle, peak, args.repeat,
+       " --skip-compile" if not compile_rows else "",
        markdown_table(header, rows), LARGE_MODEL, compile_table)
     path = os.path.join(ROOT, "bench", "results", "compiled-speed.md")
     with open(path, "w") as f:
