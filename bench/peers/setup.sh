@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Installs what bench/peers/pytorch_peer.py and bench/cnn-batch16.py need
 # and the test suite does not: Debian's PyTorch (1.13, CPU), torchvision
-# (models exported to ONNX), NumPy, and networkx for AOTAutograd's min-cut
-# partitioner. Returns at once when they are installed.
+# (models exported to ONNX), NumPy, networkx for AOTAutograd's min-cut
+# partitioner, and OpenBLAS's serial BLAS, which Debian's alternatives then
+# select as libblas.so.3 over the reference BLAS (5-15x slower on PyTorch's
+# matrix products; bench/compiled-speed.py compares against it). Returns at
+# once when they are installed.
 set -euo pipefail
 
-packages=(python3-torch python3-torchvision python3-numpy python3-networkx)
+packages=(python3-torch python3-torchvision python3-numpy python3-networkx
+  libopenblas0-serial)
 installed=$(dpkg-query -W -f='${Status}\n' "${packages[@]}" 2>/dev/null |
   grep -c "ok installed" || true)
 if [ "$installed" -eq "${#packages[@]}" ]; then

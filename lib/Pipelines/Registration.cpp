@@ -22,11 +22,22 @@ struct CpuCLOptions : PassPipelineOptions<CpuCLOptions> {
       llvm::cl::desc("Place each step's buffers in one arena allocation "
                      "(false: one allocation per buffer)"),
       llvm::cl::init(true)};
+  Option<bool> vectorize{
+      *this, "vectorize",
+      llvm::cl::desc("Tile the linalg ops for the vector registers and "
+                     "vectorize them (false: scalar loop nests)"),
+      llvm::cl::init(true)};
+  Option<unsigned> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Vector register width in bits (0: the host's)"),
+      llvm::cl::init(0)};
 
   CpuPipelineOptions toOptions() const {
     CpuPipelineOptions options;
     options.emitCInterface = emitCInterface;
     options.arena = arena;
+    options.vectorize = vectorize;
+    options.vectorBits = vectorBits;
     return options;
   }
 };

@@ -60,6 +60,11 @@ public:
     return true;
   }
 
+  bool owns(void *ptr) {
+    std::lock_guard<std::mutex> lock(mutex);
+    return sizes.count(ptr) != 0;
+  }
+
   void reset() {
     std::lock_guard<std::mutex> lock(mutex);
     peak = live;

@@ -186,6 +186,13 @@ void mgpuSetDefaultDevice(int32_t /*device*/) {
   // Only device 0 is used; see CudaDriver.cpp.
 }
 
+int remat_runtime_device_free_if_owned(void *ptr) {
+  if (!deviceCounter().owns(ptr))
+    return 0;
+  mgpuMemFree(ptr, nullptr);
+  return 1;
+}
+
 void remat_runtime_device_reset(void) { deviceCounter().reset(); }
 uint64_t remat_runtime_device_peak_bytes(void) {
   return deviceCounter().peakBytes();

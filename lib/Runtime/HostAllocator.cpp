@@ -66,6 +66,13 @@ void _mlir_memref_to_llvm_free(void *ptr) {
   std::free(ptr);
 }
 
+int remat_runtime_free_if_owned(void *ptr) {
+  if (!hostCounter().owns(ptr))
+    return 0;
+  _mlir_memref_to_llvm_free(ptr);
+  return 1;
+}
+
 void remat_runtime_reset(void) { hostCounter().reset(); }
 uint64_t remat_runtime_peak_bytes(void) { return hostCounter().peakBytes(); }
 uint64_t remat_runtime_live_bytes(void) { return hostCounter().liveBytes(); }

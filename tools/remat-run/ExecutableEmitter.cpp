@@ -237,7 +237,8 @@ std::string generateDriver(const ExecutableRequest &request) {
   os << "  printf(\"],\\\"peak_bytes\\\":%\" PRIu64 \",\\\"alloc_count\\\":%\" "
         "PRIu64 \",\\\"arena_bytes\\\":%\" PRIu64 "
         "\",\\\"padded_peak_bytes\\\":%\" PRIu64 "
-        "\",\\\"time_ms\\\":%.3f}\\n\", peak, count, extent, padded, ms);\n";
+        "\",\\\"time_ms\\\":%.3f,\\\"times_ms\\\":[%.3f]}\\n\", peak, "
+        "count, extent, padded, ms, ms);\n";
   os << "  return 0;\n}\n";
   return code;
 }
@@ -311,8 +312,9 @@ llvm::Error remat::run::emitExecutable(const ExecutableRequest &request) {
     return error;
 
   llvm::SmallVector<llvm::StringRef> args = {
-      *clang, "-O2",          "-w",       ir.path, driver.path, runtime,
-      "-o",   request.output, "-lstdc++", "-lm",   "-ldl"};
+      *clang,         "-O2",      "-march=native", "-w",  ir.path,
+      driver.path,    runtime,    "-o",            request.output,
+      "-lstdc++",     "-lm",      "-ldl"};
   std::string message;
   int status =
       llvm::sys::ExecuteAndWait(*clang, args, std::nullopt, {}, 0, 0, &message);

@@ -355,4 +355,80 @@ def DeviceAllocationsPass : Pass<"remat-device-allocations",
   ];
 }
 
+def VectorizeKernelsPass
+    : Pass<"remat-vectorize-kernels", "mlir::func::FuncOp"> {
+  let summary = "Tile bufferized linalg ops for the vector registers and "
+                "vectorize them, allocating nothing";
+  let description = [{
+    Runs on bufferized functions, after `remat-arena-allocation`: every
+    buffer of the step is already placed, and this pass adds none. Each
+    `linalg` op on memrefs with a static shape that upstream's vectorizer
+    accepts is tiled with `scf.for` loops over `memref.subview`s (views:
+    no allocation) into register-sized tiles, and each tile is vectorized
+    (`linalg::vectorize`). Its operands are read into vector registers and
+    its results written back; there are no packing buffers, promoted tiles
+    or stack temporaries, so the memory the plan counted is the memory the
+    step uses. Ops the vectorizer refuses (the window kernels of padded
+    convolutions and poolings read their input with `memref.load`) and ops
+    on `i1` buffers (a memref stores an `i1` per byte, a vector of `i1` in
+    memory packs bits) stay as they are for `convert-linalg-to-loops`. Each decision is a `remat`
+    remark (`--remarks-filter=remat`).
+
+    Tiles divide the loops exactly, so every tile has the same static
+    shape and no masks are needed:
+
+    - a contraction (`linalg.matmul`, `linalg.batch_matmul`, generics of
+      that form) gets a register tile of `m` rows (8 with 32 vector
+      registers, 4 with 16) by `n` columns (two vectors) by `k` reduction
+      steps (16), each the largest divisor of its loop up to that size,
+      and every other loop 1; the tile becomes a `vector.contract`,
+      lowered to outer products: one broadcast and one FMA per row and
+      vector, the accumulator held in registers across the `k` steps;
+    - any other op (elementwise, reductions, fills, transposes) keeps its
+      innermost loop as a tile of up to two vectors, other loops 1.
+
+    `vector-bits` is the vector register width; 0 (the default) detects
+    the host's (512 with AVX-512, 256 with AVX, else 128). Vector ops are
+    then lowered to broadcasts, FMAs and in-bounds transfers (rank-1 ones
+    to loads and stores; `convert-vector-to-scf` with full unrolling takes
+    the rest, without a stack buffer), ready for `convert-vector-to-llvm`.
+
+    Before:
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<16x8xf32>, memref<8x32xf32>)
+                  outs(%c : memref<16x32xf32>)
+    ```
+    After (`vector-bits=512`; outer products lowered):
+    ```mlir
+    scf.for %i = %c0 to %c16 step %c8 {
+      %sa = memref.subview %a[%i, 0] [8, 8] [1, 1]
+      %sc = memref.subview %c[%i, 0] [8, 32] [1, 1]
+      %va = vector.transfer_read %sa[%c0, %c0] ... : vector<8x8xf32>
+      %vb = vector.transfer_read %b[%c0, %c0] ... : vector<8x32xf32>
+      %vc = vector.transfer_read %sc[%c0, %c0] ... : vector<8x32xf32>
+      %b0 = vector.extract %vb[0] : vector<32xf32> from vector<8x32xf32>
+      %c0row = vector.extract %vc[0] : vector<32xf32> from vector<8x32xf32>
+      %x = vector.extract %va[0, 0] : f32 from vector<8x8xf32>
+      %s = vector.broadcast %x : f32 to vector<32xf32>
+      %r = vector.fma %s, %b0, %c0row : vector<32xf32>
+      ...
+      vector.transfer_write %r8, %sc[%c0, %c0] ... : vector<8x32xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
+           "Width of a vector register in bits (0: the host's)">
+  ];
+  let statistics = [
+    Statistic<"numVectorized", "vectorized", "Ops tiled and vectorized">,
+    Statistic<"numKept", "kept", "Ops left for convert-linalg-to-loops">
+  ];
+}
+
 #endif // REMAT_CONVERSION_PASSES_TD

@@ -26,12 +26,19 @@ struct CpuPipelineOptions {
   /// Place each step's buffers in one arena (remat-arena-allocation);
   /// otherwise every buffer is an allocation of its own.
   bool arena = true;
+  /// Tile and vectorize the linalg ops after the arena is placed
+  /// (remat-vectorize-kernels); false: scalar loop nests (the naive
+  /// lowering, kept for comparison).
+  bool vectorize = true;
+  /// Vector register width for remat-vectorize-kernels; 0: the host's.
+  unsigned vectorBits = 0;
 };
 
 /// remat-to-cpu: remat-lower, TOSA to linalg, one-shot bufferization with
 /// unaligned allocations of exactly the tensor's size, ownership-based
 /// deallocation, each step's buffers placed in one arena (unless
-/// `arena` is false), loops, and the LLVM dialect. Allocations call
+/// `arena` is false), register tiles and vectors (unless `vectorize` is
+/// false), loops, and the LLVM dialect. Allocations call
 /// `_mlir_memref_to_llvm_alloc`/`_mlir_memref_to_llvm_free`, which the
 /// runtime library (lib/Runtime) defines and counts.
 void buildRematToCpuPipeline(mlir::OpPassManager &pm,

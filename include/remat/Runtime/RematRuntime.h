@@ -38,6 +38,11 @@ void _mlir_memref_to_llvm_free(void *ptr);
  * ({rank, descriptor*}). */
 void memrefCopy(int64_t elementSize, void *source, void *target);
 
+/* Frees a block this allocator handed out and returns 1; returns 0 and does
+ * nothing for any other pointer (an argument's, a constant's). A caller
+ * that runs a step again frees its results this way. */
+int remat_runtime_free_if_owned(void *ptr);
+
 /* Host counters: zero the peak and the count (live bytes stay: buffers
  * allocated before a reset are still live). */
 void remat_runtime_reset(void);
@@ -55,6 +60,7 @@ uint64_t remat_runtime_padded_peak_bytes(void);
 uint64_t remat_runtime_extent_bytes(void);
 
 /* Device counters (mgpuMemAlloc/mgpuMemFree), same meaning. */
+int remat_runtime_device_free_if_owned(void *ptr);
 void remat_runtime_device_reset(void);
 uint64_t remat_runtime_device_peak_bytes(void);
 uint64_t remat_runtime_device_live_bytes(void);

@@ -1,0 +1,215 @@
+#!/usr/bin/python3
+"""Compiled step time: Remat's vectorized and naive CPU lowerings against
+PyTorch eager, one thread each.
+
+For each example (mlp, transformer, resnet), planned at budget 0.7: the
+median of --repeat timed runs after a warm-up (remat-run --repeat) of the
+step lowered by remat-to-cpu (vectorized, the default) and by
+remat-to-cpu{vectorize=false} (scalar loop nests), and the median of
+--repeat warm eager steps of the same model in PyTorch
+(bench/peers/torch_steps.py, torch.set_num_threads(1)). Both of Remat's
+runs must measure the planned arena to the byte. GFLOP/s is the planned
+step's FLOPs (the report's base_flops + extra_flops, Remat's cost model)
+over the median time, and the share of peak is that over one core's fp32
+FMA peak: the clock /proc/cpuinfo gives times --flops-per-cycle (32 on AMD
+Zen 4: two 256-bit FMA pipes, a 512-bit FMA taking both).
+
+Then the compile time of a large step: the shared ResNet-50 ONNX model
+imported at batch 1, 3x32x32, head adapted, with a mean-squared-error
+training step (as bench/onnx-optimizers.py makes it), unplanned: the
+lowering (remat-opt --remat-to-cpu) and the JIT compilation (remat-run's
+wall time less the step's time_ms), for both lowerings.
+
+Run with Debian's Python and PyTorch, with OpenBLAS's serial libblas.so.3
+selected (update-alternatives; bench/peers/setup.sh installs it): with
+the reference BLAS PyTorch's matrix products are 5-15x slower.
+
+    /usr/bin/python3 bench/compiled-speed.py [--build build] [--repeat 5]
+
+Writes bench/results/compiled-speed.md.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "peers"))
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+from results_page import ROOT, machine_stamp, markdown_table  # noqa: E402
+from pytorch_peer import signature  # noqa: E402
+from torch_measure import measure_time_ms  # noqa: E402
+from torch_steps import STEPS  # noqa: E402
+
+EXAMPLES = ["mlp", "transformer", "resnet"]
+BUDGET = "0.7"
+LARGE_MODEL = "resnet50"
+
+
+def run(cmd, stdin=None):
+    return subprocess.run(cmd, input=stdin, check=True,
+                          capture_output=True).stdout
+
+
+def blas_library():
+    """The libblas.so.3 this process loaded (after a matrix product)."""
+    torch.ones(4, 4) @ torch.ones(4, 4)
+    with open("/proc/self/maps") as f:
+        for line in f:
+            if "libblas" in line or "libopenblas" in line:
+                return line.split()[-1]
+    return "none loaded"
+
+
+def core_clock_ghz():
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("cpu MHz"):
+                return float(line.split(":")[1]) / 1000.0
+    raise SystemExit("no clock in /proc/cpuinfo")
+
+
+def remat_time(run_tool, module, repeat, extra=()):
+    report = json.loads(run([run_tool, "-", "--json",
+                             "--repeat=%d" % repeat] + list(extra),
+                            stdin=module))
+    return report["time_ms"], report["arena_bytes"]
+
+
+def measure_example(name, args, tools, work):
+    opt, run_tool = tools["remat-opt"], tools["remat-run"]
+    example = os.path.join(ROOT, "examples", name + ".mlir")
+    report_path = os.path.join(work, name + ".json")
+    planned = run([opt, example, "--remat-pipeline=budget=%s best-effort=true "
+                   "report=%s" % (BUDGET, report_path)])
+    with open(report_path) as f:
+        graph = json.load(f)["graphs"][0]
+    flops = graph["base_flops"] + graph["extra_flops"]
+
+    fast_ms, fast_arena = remat_time(run_tool, planned, args.repeat)
+    naive = run([opt, "-", "--remat-to-cpu=vectorize=false"], stdin=planned)
+    naive_ms, naive_arena = remat_time(run_tool, naive, args.repeat)
+    for arena in (fast_arena, naive_arena):
+        if arena != graph["arena_bytes"]:
+            raise SystemExit("%s: measured arena %d, planned %d" %
+                             (name, arena, graph["arena_bytes"]))
+
+    step, num_batch = STEPS[name]
+    rng = np.random.default_rng(0)
+    arrays = [rng.uniform(-0.5, 0.5, s).astype(np.float32)
+              for s in signature(example)]
+    inputs = [torch.from_numpy(a) for a in arrays[:num_batch]]
+    params = [torch.from_numpy(a).requires_grad_() for a in arrays[num_batch:]]
+    torch_ms = measure_time_ms(step, inputs, params, args.repeat)
+    return dict(name=name, flops=flops, fast=fast_ms, naive=naive_ms,
+                torch=torch_ms, arena=graph["arena_bytes"])
+
+
+def measure_compile(args, tools, work):
+    """Lowering and JIT seconds of the large step, per lowering."""
+    model = os.path.join(ROOT, "..", "shared", "models", "onnx",
+                         LARGE_MODEL + ".onnx")
+    imported = os.path.join(work, LARGE_MODEL + ".mlir")
+    step = os.path.join(work, LARGE_MODEL + ".step.mlir")
+    run([tools["remat-translate"], "--import-onnx", model, "--onnx-batch=1",
+         "--onnx-input-shape=3x32x32", "--onnx-adapt", "-o", imported])
+    run([tools["remat-opt"], imported, "--remat-autodiff=loss=mse", "-o",
+         step])
+    rows = []
+    for label, option in (("vectorized", "true"), ("naive", "false")):
+        start = time.perf_counter()
+        lowered = run([tools["remat-opt"], step,
+                       "--remat-to-cpu=vectorize=" + option])
+        lower_s = time.perf_counter() - start
+        start = time.perf_counter()
+        report = json.loads(run([tools["remat-run"], "-", "--json"],
+                                stdin=lowered))
+        jit_s = time.perf_counter() - start - report["time_ms"] / 1e3
+        rows.append(dict(label=label, lower=lower_s, jit=jit_s,
+                         step=report["time_ms"]))
+    return rows
+
+
+def page(results, compile_rows, args, blas):
+    peak = core_clock_ghz() * args.flops_per_cycle
+    rows = []
+    for r in results:
+        def rate(ms):
+            return r["flops"] / ms / 1e6
+        rows.append([
+            "`examples/%s.mlir`" % r["name"], "%.1f M" % (r["flops"] / 1e6),
+            "%.1f ms" % r["naive"], "%.2f ms" % r["fast"],
+            "%.2f ms" % r["torch"], "%.1fx" % (r["naive"] / r["fast"]),
+            "%.2f" % (r["fast"] / r["torch"]),
+            "%.1f" % rate(r["fast"]),
+            "%.0f%%" % (100.0 * rate(r["fast"]) / peak),
+            "%.1f" % rate(r["torch"])])
+    header = ["step (budget %s)" % BUDGET, "FLOPs", "naive", "vectorized",
+              "PyTorch eager", "speed-up", "vectorized / PyTorch",
+              "GFLOP/s", "share of peak", "PyTorch GFLOP/s"]
+    compile_table = markdown_table(
+        ["lowering", "remat-to-cpu (s)", "JIT compile (s)", "step (ms)"],
+        [[c["label"], "%.1f" % c["lower"], "%.1f" % c["jit"],
+          "%.0f" % c["step"]] for c in compile_rows]) if compile_rows else (
+        "Not measured in this run (`--skip-compile`).")
+    text = """# Compiled step time against PyTorch
+
+%s; one thread each; medians of %d timed runs after a warm-up
+(`remat-run --repeat=%d`, PyTorch eager steps the same way). The machine
+was shared with other work while this ran, so single figures are noisy.
+PyTorch %s with %s. fp32 FMA peak of one core: %.1f GHz x %d FLOP/cycle =
+%.0f GFLOP/s. FLOPs are Remat's cost model's for the planned step
+(recomputation included); PyTorch's GFLOP/s uses the same count. Every
+Remat run measured the planned arena to the byte.
+
+```sh
+/usr/bin/python3 bench/compiled-speed.py --repeat %d%s
+```
+
+%s
+
+## Compile time
+
+The shared `%s.onnx`, batch 1, 3x32x32, head adapted, mean-squared-error
+training step, unplanned: `remat-opt --remat-to-cpu` (MLIR lowering) and
+`remat-run`'s JIT compilation (wall time less the step's `time_ms`).
+
+%s
+""" % (machine_stamp(), args.repeat, args.repeat, torch.__version__, blas,
+       core_clock_ghz(), args.flops_per_cycle, peak, args.repeat,
+       " --skip-compile" if not compile_rows else "",
+       markdown_table(header, rows), LARGE_MODEL, compile_table)
+    path = os.path.join(ROOT, "bench", "results", "compiled-speed.md")
+    with open(path, "w") as f:
+        f.write(text)
+    sys.stdout.write(text)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--flops-per-cycle", type=int, default=32)
+    parser.add_argument("--skip-compile", action="store_true",
+                        help="leave out the large step's compile time")
+    args = parser.parse_args()
+    tools = {name: os.path.join(args.build, "bin", name)
+             for name in ("remat-opt", "remat-run", "remat-translate")}
+    torch.set_num_threads(1)
+    blas = blas_library()
+    work = tempfile.mkdtemp(prefix="remat-compiled-speed-")
+    results = [measure_example(name, args, tools, work) for name in EXAMPLES]
+    compile_rows = [] if args.skip_compile else measure_compile(args, tools,
+                                                                work)
+    page(results, compile_rows, args, blas)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,257 @@
+//===- VectorizeKernels.cpp - Register tiles and vectors, no buffers ------===//
+//
+// Runs after the arena is placed: tiling a bufferized op makes views
+// (memref.subview), and vectorizing a tile reads it into registers, so the
+// faster code allocates nothing the memory model has not counted.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Conversion/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Remarks.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/TargetParser/Host.h"
+
+namespace remat {
+#define GEN_PASS_DEF_VECTORIZEKERNELSPASS
+#include "remat/Conversion/Passes.h.inc"
+} // namespace remat
+
+#define DEBUG_TYPE "remat-vectorize-kernels"
+
+using namespace mlir;
+
+namespace {
+
+/// The vector unit code is generated for.
+struct VectorUnit {
+  unsigned bits;
+  unsigned registers;
+
+  static VectorUnit ofBits(unsigned bits) {
+    // AVX-512 has 32 vector registers; AVX, SSE and NEON's 128-bit view 16.
+    return {bits, bits >= 512 ? 32u : 16u};
+  }
+
+  static VectorUnit host() {
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    if (features.lookup("avx512f"))
+      return ofBits(512);
+    if (features.lookup("avx"))
+      return ofBits(256);
+    return ofBits(128);
+  }
+
+  /// Elements of `elementType` in one register (at least 1).
+  int64_t lanes(Type elementType) const {
+    unsigned elementBits = std::max(8u, elementType.getIntOrFloatBitWidth());
+    return std::max<int64_t>(1, bits / elementBits);
+  }
+};
+
+/// The largest divisor of `extent` that is at most `limit`: tiles that
+/// divide their loop have one static shape, so no tile needs a mask.
+int64_t largestDivisorAtMost(int64_t extent, int64_t limit) {
+  for (int64_t size = std::min(extent, limit); size > 1; --size)
+    if (extent % size == 0)
+      return size;
+  return 1;
+}
+
+/// The element type the op computes in: its first output's.
+Type computeType(linalg::LinalgOp op) {
+  return getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
+}
+
+/// Register tile of a contraction: m rows by two vectors of n by 16 steps
+/// of k; batch loops and all but the innermost m, n and k loops 1.
+SmallVector<int64_t> contractionTile(linalg::LinalgOp op,
+                                     const linalg::ContractionDimensions &dims,
+                                     const VectorUnit &unit) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> tile(ranges.size(), 1);
+  int64_t rows = unit.registers >= 32 ? 8 : 4;
+  int64_t columns = 2 * unit.lanes(computeType(op));
+  tile[dims.m.back()] = largestDivisorAtMost(ranges[dims.m.back()], rows);
+  tile[dims.n.back()] = largestDivisorAtMost(ranges[dims.n.back()], columns);
+  tile[dims.k.back()] = largestDivisorAtMost(ranges[dims.k.back()], 16);
+  return tile;
+}
+
+/// Any other op: the innermost loop in tiles of up to two vectors.
+SmallVector<int64_t> innermostTile(linalg::LinalgOp op,
+                                   const VectorUnit &unit) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> tile(ranges.size(), 1);
+  if (!ranges.empty())
+    tile.back() = largestDivisorAtMost(ranges.back(),
+                                       2 * unit.lanes(computeType(op)));
+  return tile;
+}
+
+/// Tile sizes as tileUsingSCF takes them: 0 leaves a loop whole.
+SmallVector<OpFoldResult> asTileSizes(MLIRContext *context,
+                                      ArrayRef<int64_t> ranges,
+                                      ArrayRef<int64_t> tile) {
+  SmallVector<OpFoldResult> sizes;
+  for (auto [range, size] : llvm::zip(ranges, tile))
+    sizes.push_back(getAsIndexOpFoldResult(context, size == range ? 0 : size));
+  return sizes;
+}
+
+void addVectorCanonicalizations(RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  for (RegisteredOperationName name : context->getRegisteredOperationsByDialect(
+           vector::VectorDialect::getDialectNamespace()))
+    name.getCanonicalizationPatterns(patterns, context);
+}
+
+/// The patterns that lower what linalg::vectorize makes come in stages,
+/// each stage's output the next one's input: mixed, they would lower a
+/// reduction to dot products before it becomes a contraction.
+/// 1. Multiply-and-reduce becomes vector.contract, unit dims dropped.
+RewritePatternSet contractionStage(MLIRContext *context) {
+  RewritePatternSet patterns(context);
+  vector::populateVectorReductionToContractPatterns(patterns);
+  vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+  addVectorCanonicalizations(patterns);
+  return patterns;
+}
+
+/// 2. Contractions become outer products, then broadcasts and FMAs.
+RewritePatternSet arithmeticStage(MLIRContext *context) {
+  RewritePatternSet patterns(context);
+  vector::populateVectorContractLoweringPatterns(
+      patterns, vector::VectorContractLowering::OuterProduct);
+  vector::populateVectorOuterProductLoweringPatterns(patterns);
+  vector::populateVectorMultiReductionLoweringPatterns(
+      patterns, vector::VectorMultiReductionLowering::InnerReduction);
+  return patterns;
+}
+
+/// 3. Transfers become rank-1 loads and stores.
+RewritePatternSet memoryStage(MLIRContext *context) {
+  RewritePatternSet patterns(context);
+  vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+  vector::populateVectorTransferLoweringPatterns(patterns,
+                                                 /*maxTransferRank=*/1);
+  vector::populateVectorTransposeLoweringPatterns(
+      patterns, vector::VectorTransposeLowering::EltWise);
+  vector::populateVectorBroadcastLoweringPatterns(patterns);
+  vector::populateVectorShapeCastLoweringPatterns(patterns);
+  addVectorCanonicalizations(patterns);
+  return patterns;
+}
+
+struct VectorizeKernelsPass final
+    : remat::impl::VectorizeKernelsPassBase<VectorizeKernelsPass> {
+  using VectorizeKernelsPassBase::VectorizeKernelsPassBase;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    unit = vectorBits ? VectorUnit::ofBits(vectorBits) : VectorUnit::host();
+    loweringStages.emplace_back(contractionStage(context));
+    loweringStages.emplace_back(arithmeticStage(context));
+    loweringStages.emplace_back(memoryStage(context));
+    return success();
+  }
+
+  void runOnOperation() override {
+    func::FuncOp function = getOperation();
+    SmallVector<linalg::LinalgOp> kernels;
+    function.walk([&](linalg::LinalgOp op) { kernels.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : kernels) {
+      if (succeeded(vectorizeKernel(rewriter, op)))
+        ++numVectorized;
+      else
+        ++numKept;
+    }
+    for (const FrozenRewritePatternSet &stage : loweringStages)
+      if (failed(applyPatternsGreedily(function, stage)))
+        return signalPassFailure();
+  }
+
+  /// Tiles and vectorizes one op, or leaves it as it is and says why.
+  LogicalResult vectorizeKernel(RewriterBase &rewriter, linalg::LinalgOp op) {
+    if (!op.hasPureBufferSemantics() || op.hasDynamicShape() ||
+        op.getNumDpsInits() == 0)
+      return keep(op, "not a statically shaped op on buffers");
+    // A memref stores an i1 in a byte, a vector of i1 in memory packs bits.
+    if (llvm::any_of(op->getOperandTypes(), [](Type type) {
+          Type element = getElementTypeOrSelf(type);
+          return element.isIntOrFloat() && element.getIntOrFloatBitWidth() % 8;
+        }))
+      return keep(op, "its buffers hold elements narrower than a byte");
+    if (failed(linalg::vectorizeOpPrecondition(op)))
+      return keep(op, "the vectorizer does not take its body");
+
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    bool contraction = linalg::isaContractionOpInterface(op) &&
+                       succeeded(dims) && !dims->m.empty() &&
+                       !dims->n.empty() && !dims->k.empty();
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<int64_t> tile = contraction
+                                    ? contractionTile(op, *dims, unit)
+                                    : innermostTile(op, unit);
+
+    scf::SCFTilingOptions options;
+    options.setTileSizes(asTileSizes(op->getContext(), ranges, tile));
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(tiled) || tiled->tiledOps.size() != 1)
+      return keep(op, "it cannot be tiled");
+    Operation *tileOp = tiled->tiledOps.front();
+    // On buffers the loops write through views: the op has no results to
+    // replace.
+    rewriter.eraseOp(op);
+
+    if (failed(linalg::vectorize(rewriter, tileOp, /*inputVectorSizes=*/{},
+                                 /*inputScalableVecDims=*/{},
+                                 /*vectorizeNDExtract=*/false,
+                                 /*flatten1DDepthwiseConv=*/false,
+                                 /*assumeDynamicDimsMatchVecSizes=*/false,
+                                 /*createNamedContraction=*/contraction)))
+      return keep(tileOp, "its tile cannot be vectorized");
+    remark::passed(tileOp->getLoc(), remarkOptions(tileOp))
+        << ((contraction ? "contraction" : "kernel") + llvm::Twine(" tiled [") +
+            llvm::join(llvm::map_range(tile,
+                                       [](int64_t s) {
+                                         return std::to_string(s);
+                                       }),
+                       ", ") +
+            "] and vectorized")
+               .str();
+    rewriter.eraseOp(tileOp);
+    return success();
+  }
+
+  static remark::RemarkOpts remarkOptions(Operation *op) {
+    return remark::RemarkOpts::name("Vectorize").category("remat").function(
+        op->getParentOfType<func::FuncOp>().getName());
+  }
+
+  static LogicalResult keep(Operation *op, StringRef why) {
+    remark::missed(op->getLoc(), remarkOptions(op))
+        << (op->getName().getStringRef() + " stays a loop nest: " + why).str();
+    return failure();
+  }
+
+  VectorUnit unit = VectorUnit::ofBits(128);
+  SmallVector<FrozenRewritePatternSet> loweringStages;
+};
+
+} // namespace
