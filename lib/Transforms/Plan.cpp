@@ -104,7 +104,7 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     planning.minRematBytes = minRematBytes;
     planning.arenaBudget = budgetKind == "arena";
     planning.timeLimitSeconds = timeLimit;
-    planning.schedule = reorder;
+    planning.schedule = schedule;
     return success();
   }
 
@@ -115,8 +115,8 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     // The output paths, before any work: one file per output, in a
     // directory that exists (ToolFiles.h).
     OutputClaims claims;
-    for (auto [path, what] : {std::pair(StringRef(reportPath), "the report"),
-                              std::pair(StringRef(timelinePath),
+    for (auto [path, what] : {std::pair(StringRef(report), "the report"),
+                              std::pair(StringRef(timeline),
                                         "the timeline")})
       if (llvm::Error error = claims.claim(path, what)) {
         mlir::emitError(optionErrorLoc(module))
@@ -163,22 +163,22 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
       return mlir::emitError(module.getLoc())
              << llvm::toString(std::move(error));
     };
-    if (!reportPath.empty()) {
+    if (!report.empty()) {
       llvm::json::Array graphs;
       for (const auto &outcome : outcomes)
         graphs.push_back(reportGraph(*outcome));
-      llvm::json::Object report{{"graphs", std::move(graphs)}};
+      llvm::json::Object json{{"graphs", std::move(graphs)}};
       std::string text =
-          llvm::formatv("{0:2}", llvm::json::Value(std::move(report)));
-      if (llvm::Error error = files.stage(reportPath, text + "\n"))
+          llvm::formatv("{0:2}", llvm::json::Value(std::move(json)));
+      if (llvm::Error error = files.stage(report, text + "\n"))
         return failWith(std::move(error));
     }
-    if (!timelinePath.empty()) {
+    if (!timeline.empty()) {
       SmallVector<const PlanOutcome *> panels;
       for (const auto &outcome : outcomes)
         panels.push_back(outcome.get());
       if (llvm::Error error =
-              files.stage(timelinePath, renderTimelineSvg(panels)))
+              files.stage(timeline, renderTimelineSvg(panels)))
         return failWith(std::move(error));
     }
     if (!files.isHeld())

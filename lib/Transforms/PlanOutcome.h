@@ -40,7 +40,7 @@ struct PlanOutcome {
   MemoryProfile before;
   MemoryProfile after;
   uint64_t baseFlops = 0;
-  /// Set with `reorder`.
+  /// Set with `schedule`.
   std::optional<OrderChoice> order;
   bool countInputs = false;
 

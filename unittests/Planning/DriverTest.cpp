@@ -34,6 +34,7 @@ Program makeTwoBranches() {
 TEST(DriverTest, FractionIsOfTheGivenOrdersArenaOrLivePeak) {
   Program program = makeTwoBranches();
   PlanningOptions options;
+  options.schedule = false;
   options.budget = Budget::ofFraction(0.5);
   StepPlan arena = planStep(program, options);
   EXPECT_EQ(arena.arenaBefore.layout.arenaBytes, 320u);
@@ -49,7 +50,6 @@ TEST(DriverTest, KeepsTheMemoryAwareOrderWhenItPlansBetter) {
   PlanningOptions options;
   options.budget = Budget::ofBytes(110);
   options.arenaBudget = false;
-  options.schedule = true;
   StepPlan plan = planStep(program, options);
   ASSERT_TRUE(plan.order.has_value());
   EXPECT_TRUE(plan.order->scheduled);
@@ -67,6 +67,7 @@ TEST(DriverTest, KeepsTheMemoryAwareOrderWhenItPlansBetter) {
 TEST(DriverTest, WithoutScheduleOnlyTheGivenOrderIsPlanned) {
   Program program = makeTwoBranches();
   PlanningOptions options;
+  options.schedule = false;
   options.budget = Budget::ofBytes(110);
   options.arenaBudget = false;
   StepPlan plan = planStep(program, options);
@@ -78,6 +79,7 @@ TEST(DriverTest, WithoutScheduleOnlyTheGivenOrderIsPlanned) {
 TEST(DriverTest, ArenaBudgetReplansUntilTheArenaFits) {
   Program program = makeTwoBranches();
   PlanningOptions options;
+  options.schedule = false;
   // 256 arena bytes: a live target of 256 lets a, b and c (320 aligned)
   // stay; only a lower target fits.
   options.budget = Budget::ofBytes(256);

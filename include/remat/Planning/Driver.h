@@ -43,7 +43,7 @@ struct PlanningOptions {
   double timeLimitSeconds = 60;
   /// Also plan remat-schedule's memory-aware order and keep the order that
   /// plans better.
-  bool schedule = false;
+  bool schedule = true;
 };
 
 /// Which order was kept with `schedule`, and what the other planned.
