@@ -120,7 +120,7 @@ void considerOneLevel(const Program &program, const std::vector<OpId> &chain,
     ValueId v = op.results[0];
     bytes[p] = double(program.values[v].bytes);
     flops[p] = double(op.flops);
-    forced[p] = !op.recomputable || op.mustKeep || program.values[v].isOutput;
+    forced[p] = !op.canRecompute() || program.values[v].isOutput;
     banned[p] = notSaveable[v];
   }
   std::vector<bool> baseKeep(program.values.size(), false);

@@ -122,7 +122,7 @@ bool IlpModel::build(bool conservative) {
 
   for (OpId i = 0; i < n; ++i) {
     const OpInfo &info = program.ops[i];
-    bool recomputable = info.recomputable && !info.mustKeep;
+    bool recomputable = info.canRecompute();
     for (OpId t = i + 1; t <= lastStage[i]; ++t) {
       sIndex[{t, i}] = addVar(0, output[i] ? 1 : 0, 1);
       if (recomputable)
@@ -141,8 +141,7 @@ bool IlpModel::build(bool conservative) {
   objectiveOffset = 0;
   for (OpId t = 0; t < n; ++t) {
     const OpInfo &info = program.ops[t];
-    if (!allowMoves || !info.recomputable || info.mustKeep || output[t] ||
-        !read[t] ||
+    if (!allowMoves || !info.canRecompute() || output[t] || !read[t] ||
         info.results.empty())
       continue;
     kIndex[t] = addVar(double(info.flops) * flopScale, 0, 1);
@@ -761,7 +760,7 @@ bool IlpModel::boundIsValid(const Program &program) {
     bool movableOutput = llvm::any_of(op.results, [&](ValueId v) {
       return program.values[v].isOutput && read[v];
     });
-    if (movableOutput && op.recomputable && !op.mustKeep)
+    if (movableOutput && op.canRecompute())
       return false;
   }
   return true;

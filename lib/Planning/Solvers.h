@@ -31,9 +31,12 @@ std::unique_ptr<Solver> createIlpSolver();
 /// The chain solver (ChainSolver.cpp; its dynamic program: ChainSchedule.cpp).
 std::unique_ptr<Solver> createChainSolver();
 
-/// Forward results of mustRecompute ops (and forward views of them) that the
-/// forward part reads and the backward part reads too: they must not stay
-/// live across the boundary (see GreedySolver.cpp). Indexed by ValueId.
+/// Forward results of mustRecompute ops, and forward views of them, that a
+/// plan may recompute: a policy forbids keeping them across the boundary.
+/// Indexed by ValueId.
+std::vector<bool> unsaveableByPolicy(const Program &program);
+/// Of those, the ones the forward part reads and the backward part reads
+/// too: they must not stay live across the boundary (see GreedySolver.cpp).
 std::vector<bool> notSaveableValues(const Program &program);
 
 /// Turns "recompute these values once, each by re-executing its defining op"
