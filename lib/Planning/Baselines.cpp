@@ -25,7 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Solvers.h"
+#include "SolverSupport.h"
 
 #include "remat/Planning/MemoryProfile.h"
 
@@ -38,42 +38,6 @@
 #include <cmath>
 
 using namespace remat;
-
-std::vector<bool> remat::unsaveableByPolicy(const Program &program) {
-  std::vector<bool> result(program.values.size(), false);
-  OpId boundary = program.backwardBegin;
-  for (OpId op = 0; boundary != kNone && op < boundary && op < program.ops.size();
-       ++op)
-    for (ValueId v : program.ops[op].results) {
-      // A view would keep the buffer alive just the same: it is recomputed
-      // too when it can be.
-      ValueId root = program.rootOf(v);
-      OpId owner = root == v ? op : program.values[root].def;
-      result[v] = owner != kNone && owner < boundary &&
-                  program.ops[owner].mustRecompute &&
-                  program.canRecompute(owner) && program.canRecompute(op);
-    }
-  return result;
-}
-
-std::vector<bool> remat::notSaveableValues(const Program &program) {
-  std::vector<bool> result = unsaveableByPolicy(program);
-  OpId boundary = program.backwardBegin;
-  if (boundary == kNone)
-    return result;
-  std::vector<bool> forwardUse(program.values.size(), false);
-  std::vector<bool> backwardUse(program.values.size(), false);
-  for (OpId op = 0; op < program.ops.size(); ++op)
-    for (ValueId operand : program.ops[op].operands) {
-      if (op < boundary)
-        forwardUse[program.rootOf(operand)] = true;
-      else
-        backwardUse[operand] = true;
-    }
-  for (ValueId v = 0; v < program.values.size(); ++v)
-    result[v] = result[v] && forwardUse[program.rootOf(v)] && backwardUse[v];
-  return result;
-}
 
 Plan remat::planFromRecomputeSet(const Program &program,
                                  const std::vector<bool> &recompute) {
@@ -452,12 +416,11 @@ SolverResult XlaSolver::solve(const Program &base,
 
 } // namespace
 
-std::unique_ptr<Solver> remat::createCheckpointAllSolver() {
-  return std::make_unique<CheckpointAllSolver>();
+namespace remat {
+/// The solvers of this file, in the registry's order (SolverSupport.h).
+std::vector<SolverRegistration> solversOfBaselines() {
+  return {{"checkpoint-all", makeSolver<CheckpointAllSolver>},
+          {"sqrt-n", makeSolver<SqrtNSolver>},
+          {"xla", makeSolver<XlaSolver>}};
 }
-std::unique_ptr<Solver> remat::createSqrtNSolver() {
-  return std::make_unique<SqrtNSolver>();
-}
-std::unique_ptr<Solver> remat::createXlaSolver() {
-  return std::make_unique<XlaSolver>();
-}
+} // namespace remat

@@ -30,7 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ChainSchedule.h"
-#include "Solvers.h"
+#include "SolverSupport.h"
 
 #include "remat/Planning/MemoryProfile.h"
 

@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Solvers.h"
+#include "SolverSupport.h"
 
 #include "IntervalTrees.h"
 

@@ -53,7 +53,7 @@
 
 #include "IlpModel.h"
 #include "DeadlineProcess.h"
-#include "Solvers.h"
+#include "SolverSupport.h"
 
 #include "llvm/ADT/STLExtras.h"
 

@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Solvers.h"
+#include "SolverSupport.h"
 
 #include "remat/Planning/MemoryProfile.h"
 

@@ -1,228 +1,56 @@
 //===- SolverRegistry.cpp - Solvers by name -------------------------------===//
 //
-// The registry behind createSolver, the "none" baseline solver, and the
-// result bookkeeping every solver shares.
+// The registry behind createSolver: the solvers of the files listed in
+// REMAT_SOLVER_SOURCES (lib/Planning/CMakeLists.txt), which CMake writes into
+// SolverFiles.inc as REMAT_SOLVER_FILE(FileStem) lines, in that order. A file
+// listed there that does not define solversOf<FileStem> fails to link, so no
+// solver can be dropped silently.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Solvers.h"
-
-#include "remat/Planning/MemoryProfile.h"
-
-#include "llvm/ADT/STLExtras.h"
-
-#include "llvm/Support/MathExtras.h"
-
-#include <algorithm>
-#include <chrono>
-#include <limits>
+#include "SolverSupport.h"
 
 using namespace remat;
 
-namespace {
-
-/// Recomputes nothing: reports the peak of the program as it is.
-class NoneSolver : public Solver {
-public:
-  std::string name() const override { return "none"; }
-  SolverResult solve(const Program &program,
-                     const SolverOptions &options) override {
-    return evaluatePlan(program, Plan(), options);
-  }
-};
-
-/// The default solver: greedy, then, when greedy misses the budget (or
-/// under `min`, below greedy's least peak), the local search of
-/// ReachSearch.cpp from greedy's plan. The search's effort is a number of
-/// exact evaluations, each O(ops), so that the same input gets the same
-/// plan on any machine; the time limit stays the hard stop.
-class GreedySearchSolver : public Solver {
-public:
-  std::string name() const override { return "greedy"; }
-  SolverResult solve(const Program &program,
-                     const SolverOptions &options) override {
-    using Clock = std::chrono::steady_clock;
-    auto deadline =
-        Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                           std::chrono::duration<double>(
-                               options.timeLimitSeconds));
-    SolverResult greedy = createGreedySolver()->solve(program, options);
-    uint64_t evaluationsLeft =
-        std::max<uint64_t>(kMinEvaluations,
-                           kSearchWork / std::max<size_t>(1, program.ops.size()));
-    if (program.ops.size() > kMaxSearchOps)
-      return greedy;
-    SolverOptions target = options;
-    target.minimize = false;
-    SolverResult best = greedy;
-    bool improved = false;
-    bool reach = !greedy.feasible || options.minimize;
-    while (reach && best.peakBytes > 0 && Clock::now() < deadline) {
-      if (options.minimize)
-        target.budgetBytes = best.peakBytes - 1;
-      std::optional<Plan> found =
-          searchForBudget(program, best.plan, target, deadline,
-                          evaluationsLeft);
-      if (!found)
-        break;
-      SolverResult result = evaluatePlan(program, std::move(*found), options);
-      bool better = options.minimize ? result.peakBytes < best.peakBytes
-                                     : isBetterResult(result, best, options);
-      if (!better)
-        break;
-      best = std::move(result);
-      improved = true;
-      if (!options.minimize)
-        break;
-    }
-    // Ruin and recreate: drop one recomputation, costliest first, and let
-    // the search meet the budget again; keep the plan when it is cheaper.
-    bool cheaper = false;
-    if (!options.minimize && best.feasible && options.budgetBytes) {
-      for (unsigned attempt = 0; attempt < kMaxRuins && best.extraFlops > 0 &&
-                                 evaluationsLeft > 0 &&
-                                 Clock::now() < deadline;
-           ++attempt) {
-        const auto &recomputes = best.plan.recomputes;
-        if (attempt >= recomputes.size())
-          break;
-        std::vector<size_t> order(recomputes.size());
-        for (size_t k = 0; k < order.size(); ++k)
-          order[k] = k;
-        auto chainFlops = [&](size_t k) {
-          uint64_t flops = 0;
-          for (OpId op : recomputes[k].chain)
-            flops = llvm::SaturatingAdd(flops, program.ops[op].flops);
-          return flops;
-        };
-        llvm::sort(order, [&](size_t a, size_t b) {
-          uint64_t fa = chainFlops(a), fb = chainFlops(b);
-          return fa != fb ? fa > fb : a < b;
-        });
-        Plan ruined = best.plan;
-        ruined.recomputes.erase(ruined.recomputes.begin() + order[attempt]);
-        if (!verifyPlanShape(program, ruined).empty())
-          continue;
-        std::optional<Plan> found = searchForBudget(
-            program, std::move(ruined), options, deadline, evaluationsLeft);
-        if (!found)
-          break;
-        SolverResult result =
-            evaluatePlan(program, std::move(*found), options);
-        if (result.feasible && result.extraFlops < best.extraFlops) {
-          best = std::move(result);
-          cheaper = true;
-          attempt = 0;
-        }
-      }
-    }
-    if (cheaper && !improved)
-      best.note = "local search found a cheaper plan than greedy's";
-    if (improved)
-      best.note = options.minimize ? "local search lowered greedy's least peak"
-                  : best.feasible  ? "greedy missed the budget; local search "
-                                     "met it"
-                                   : "greedy missed the budget; local search "
-                                     "came closer";
-    return best;
-  }
-
-private:
-  /// Each step of the search evaluates tens of moves exactly.
-  static constexpr size_t kMaxSearchOps = 5000;
-  /// Op-evaluations the search may spend (a few seconds), and the least
-  /// number of evaluations on any program.
-  static constexpr uint64_t kSearchWork = 4'000'000;
-  static constexpr uint64_t kMinEvaluations = 400;
-  /// Recomputations tried without (ruin and recreate) per improvement.
-  static constexpr unsigned kMaxRuins = 16;
-};
-
-} // namespace
-
-std::unique_ptr<Solver> remat::createDefaultSolver() {
-  return std::make_unique<GreedySearchSolver>();
-}
+namespace remat {
+#define REMAT_SOLVER_FILE(Stem) std::vector<SolverRegistration> solversOf##Stem();
+#include "SolverFiles.inc"
+#undef REMAT_SOLVER_FILE
+} // namespace remat
 
 namespace {
 
-struct SolverEntry {
-  const char *name;
-  std::unique_ptr<Solver> (*create)();
-};
-
-std::unique_ptr<Solver> createNoneSolver() {
-  return std::make_unique<NoneSolver>();
+/// Every registered solver, the default (the first) first.
+const std::vector<SolverRegistration> &registeredSolvers() {
+  static const std::vector<SolverRegistration> solvers = [] {
+    std::vector<SolverRegistration> all;
+    for (auto solversOfFile : {
+#define REMAT_SOLVER_FILE(Stem) solversOf##Stem,
+#include "SolverFiles.inc"
+#undef REMAT_SOLVER_FILE
+         })
+      for (const SolverRegistration &solver : solversOfFile())
+        all.push_back(solver);
+    return all;
+  }();
+  return solvers;
 }
-
-/// The first entry is the default solver.
-const SolverEntry kSolvers[] = {
-    {"greedy", createDefaultSolver},
-    {"ilp", createIlpSolver},
-    {"chain", createChainSolver},
-    {"checkpoint-all", createCheckpointAllSolver},
-    {"sqrt-n", createSqrtNSolver},
-    {"xla", createXlaSolver},
-    {"none", createNoneSolver},
-};
 
 } // namespace
-
-SolverResult remat::evaluatePlan(const Program &program, Plan plan,
-                                 const SolverOptions &options) {
-  SolverResult result;
-  dropOverwrittenReads(program, plan);
-  dropUnreadRecomputes(program, plan);
-  plan = shareRecomputedCopies(program, std::move(plan));
-  // A piece whose readers a later copy of the same value serves is unread;
-  // a split chain may have left an in-place write outside the piece that
-  // creates its buffer.
-  dropOverwrittenReads(program, plan);
-  dropUnreadRecomputes(program, plan);
-  Program planned = materialize(program, plan);
-  result.peakBytes =
-      computeMemoryProfile(planned, options.countInputs).peakBytes;
-  // What the planned step executes beyond the original: chain ops, minus
-  // originals the plan moved rather than repeated.
-  // Summed in 128 bits so that ops of 2^63 FLOPs cannot wrap a costly plan
-  // into a free one; the difference saturates at 2^64-1.
-  unsigned __int128 before = 0, after = 0;
-  for (const OpInfo &op : program.ops)
-    before += op.flops;
-  for (const OpInfo &op : planned.ops)
-    after += op.flops;
-  unsigned __int128 extra = after > before ? after - before : 0;
-  result.extraFlops = extra > std::numeric_limits<uint64_t>::max()
-                          ? std::numeric_limits<uint64_t>::max()
-                          : static_cast<uint64_t>(extra);
-  result.feasible = options.minimize || !options.budgetBytes ||
-                    result.peakBytes <= *options.budgetBytes;
-  result.plan = std::move(plan);
-  return result;
-}
-
-bool remat::isBetterResult(const SolverResult &a, const SolverResult &b,
-                           const SolverOptions &options) {
-  if (a.feasible != b.feasible)
-    return a.feasible;
-  if ((options.minimize || !a.feasible) && a.peakBytes != b.peakBytes)
-    return a.peakBytes < b.peakBytes;
-  return a.extraFlops < b.extraFlops;
-}
 
 std::unique_ptr<Solver> remat::createSolver(const std::string &name) {
-  for (const SolverEntry &entry : kSolvers)
-    if (name == entry.name)
-      return entry.create();
+  for (const SolverRegistration &solver : registeredSolvers())
+    if (name == solver.name)
+      return solver.create();
   return nullptr;
 }
 
 std::string remat::availableSolvers() {
   std::string names;
-  for (const SolverEntry &entry : kSolvers) {
+  for (const SolverRegistration &solver : registeredSolvers()) {
     if (!names.empty())
       names += ",";
-    names += entry.name;
+    names += solver.name;
   }
   return names;
 }

@@ -13,7 +13,7 @@
 
 #include "PlanTestHelpers.h"
 #include "RandomTrainingGraph.h"
-#include "Solvers.h"
+#include "SolverSupport.h"
 
 #include "llvm/ADT/STLExtras.h"
 

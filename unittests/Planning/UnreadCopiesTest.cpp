@@ -14,7 +14,7 @@
 
 #include "PlanTestHelpers.h"
 #include "RandomTrainingGraph.h"
-#include "Solvers.h"
+#include "SolverSupport.h"
 
 #include "llvm/ADT/STLExtras.h"
 
