@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DeadlineProcess.h"
+#include "remat/Support/DeadlineProcess.h"
 
 #include <cerrno>
 #include <csignal>

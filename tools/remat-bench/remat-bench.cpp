@@ -47,7 +47,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Planning/Driver.h"
-#include "remat/Planning/Generators.h"
+#include "remat/Planning/Testing/Generators.h"
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Schedule.h"
 #include "remat/Planning/Solver.h"

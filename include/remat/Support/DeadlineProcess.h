@@ -1,6 +1,6 @@
 //===- DeadlineProcess.h - Run work in a child stopped at a deadline -*- C++ -*-//
 //
-// Private to lib/Planning. Third-party search code (CBC's preprocessing,
+// Third-party search code (CBC's preprocessing,
 // root LP and cut loops) checks the clock only between its own steps, and a
 // single step can run for minutes and gigabytes on a large model. A time
 // limit is a promise to the user, so such work runs in a forked child that
@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef REMAT_LIB_PLANNING_DEADLINEPROCESS_H
-#define REMAT_LIB_PLANNING_DEADLINEPROCESS_H
+#ifndef REMAT_SUPPORT_DEADLINEPROCESS_H
+#define REMAT_SUPPORT_DEADLINEPROCESS_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -43,4 +43,4 @@ DeadlineResult runBeforeDeadline(std::chrono::steady_clock::time_point deadline,
 
 } // namespace remat
 
-#endif // REMAT_LIB_PLANNING_DEADLINEPROCESS_H
+#endif // REMAT_SUPPORT_DEADLINEPROCESS_H

@@ -52,8 +52,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "IlpModel.h"
-#include "DeadlineProcess.h"
 #include "SolverSupport.h"
+
+#include "remat/Support/DeadlineProcess.h"
 
 #include "llvm/ADT/STLExtras.h"
 
