@@ -174,6 +174,7 @@ StepPlan remat::planStep(const Program &program,
   SolverOptions &solve = plan.solverOptions;
   solve.countInputs = options.countInputs;
   solve.minRematBytes = options.minRematBytes;
+  solve.isolateSearch = options.isolateSearch;
   // A fraction is of the peak (or arena) in the given order, also with
   // `schedule`: both orders are planned under the same bytes.
   if (options.budget) {

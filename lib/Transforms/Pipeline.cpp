@@ -22,6 +22,7 @@ PlanPassOptions RematPipelineOptions::planOptions() const {
   plan.arenaAlignment = arenaAlignment;
   plan.timeLimit = timeLimit;
   plan.schedule = schedule;
+  plan.isolateSearch = isolateSearch;
   plan.report = report;
   plan.timeline = timeline;
   plan.summary = summary;

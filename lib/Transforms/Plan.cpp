@@ -105,6 +105,7 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     planning.arenaBudget = budgetKind == "arena";
     planning.timeLimitSeconds = timeLimit;
     planning.schedule = schedule;
+    planning.isolateSearch = isolateSearch;
     return success();
   }
 

@@ -44,6 +44,8 @@ struct PlanningOptions {
   /// Also plan remat-schedule's memory-aware order and keep the order that
   /// plans better.
   bool schedule = true;
+  /// SolverOptions::isolateSearch.
+  bool isolateSearch = true;
 };
 
 /// Which order was kept with `schedule`, and what the other planned.

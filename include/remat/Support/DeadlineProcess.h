@@ -4,7 +4,9 @@
 // root LP and cut loops) checks the clock only between its own steps, and a
 // single step can run for minutes and gigabytes on a large model. A time
 // limit is a promise to the user, so such work runs in a forked child that
-// is killed when the deadline passes; its memory goes with it.
+// is killed when the deadline passes; its memory goes with it. An embedder
+// that must not fork (a host whose threads or handles a child would copy)
+// runs the work in its own process instead, with the work's own limits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,12 +36,23 @@ struct DeadlineResult {
   std::string bytes;
 };
 
-/// Runs `work` in a forked child and returns the bytes it produced, unless
-/// `deadline` passes first (the child is killed and reaped). When no child
-/// can be started, runs `work` in this process instead, so callers still get
-/// an answer; the work's own limits then apply.
-DeadlineResult runBeforeDeadline(std::chrono::steady_clock::time_point deadline,
-                                 llvm::function_ref<std::string()> work);
+/// Where guarded work runs.
+enum class DeadlineIsolation {
+  /// A forked child, killed at the deadline.
+  ChildProcess,
+  /// This process: the deadline only decides whether the work starts.
+  ThisProcess,
+};
+
+/// Runs `work` and returns the bytes it produced, unless `deadline` passes
+/// first. In a child process (the default), the child is killed and reaped
+/// at the deadline; when no child can be started, and with
+/// DeadlineIsolation::ThisProcess, `work` runs in this process instead, so
+/// callers still get an answer; the work's own limits then apply.
+DeadlineResult
+runBeforeDeadline(std::chrono::steady_clock::time_point deadline,
+                  llvm::function_ref<std::string()> work,
+                  DeadlineIsolation isolation = DeadlineIsolation::ChildProcess);
 
 } // namespace remat
 

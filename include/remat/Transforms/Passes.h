@@ -90,6 +90,13 @@ struct RematPipelineOptions
                      "keep the order that plans better (the IR is reordered "
                      "only then)"),
       llvm::cl::init(true)};
+  Option<bool> isolateSearch{
+      *this, "isolate-search",
+      llvm::cl::desc("Run the ilp solver's CBC search in a forked child "
+                     "killed at the time limit; false runs it in this process "
+                     "(for hosts that must not fork), where CBC's own limit "
+                     "applies"),
+      llvm::cl::init(true)};
   Option<std::string> report{
       *this, "report",
       llvm::cl::desc("Write a JSON report of every decision to this file")};

@@ -188,6 +188,10 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
     Option<"schedule", "schedule", "bool", /*default=*/"true",
            "Also plan the memory-aware order of remat-schedule and keep the "
            "order that plans better (the IR is reordered only then)">,
+    Option<"isolateSearch", "isolate-search", "bool", /*default=*/"true",
+           "Run the ilp solver's CBC search in a forked child killed at the "
+           "time limit; false runs it in this process (for hosts that must "
+           "not fork), where CBC's own limit applies">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write a JSON report of every decision to this file">,
     Option<"timeline", "timeline", "std::string", /*default=*/"\"\"",

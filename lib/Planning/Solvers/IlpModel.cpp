@@ -574,7 +574,10 @@ bool IlpModel::solve(double cutoffFlops,
     return answer.serialize();
   };
 
-  DeadlineResult run = runBeforeDeadline(deadline, runCbc);
+  DeadlineResult run = runBeforeDeadline(
+      deadline, runCbc,
+      options.isolateSearch ? DeadlineIsolation::ChildProcess
+                            : DeadlineIsolation::ThisProcess);
   CbcAnswer answer;
   if (run.outcome != DeadlineOutcome::Finished ||
       !answer.deserialize(run.bytes) ||

@@ -35,7 +35,8 @@ public:
   bool build(bool conservative);
   /// Gives CBC `plan` (which must meet the budget) as its starting solution.
   void setStart(const Plan &plan);
-  /// Solves, in a child process killed at `deadline`; fills the solution.
+  /// Solves, in a child process killed at `deadline` (in this process
+  /// without options.isolateSearch); fills the solution.
   /// Returns false when CBC found no solution (or was killed: `timedOut`).
   bool solve(double cutoffFlops,
              std::chrono::steady_clock::time_point deadline);
