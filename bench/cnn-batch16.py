@@ -3,7 +3,7 @@
 
 For each model: import with `remat-translate --import-onnx --onnx-batch=16`,
 differentiate (`remat-autodiff`, sum loss; once more with `optimizer=sgd`),
-plan at `budget=min` (`remat-plan="budget=min reorder best-effort"`, the live
+plan at `budget=min` (`remat-plan="budget=min schedule best-effort"`, the live
 peak of the memory model, inputs not counted) and report the parameter
 bytes, the joint step's op count, the unrematerialized peak, the `min` peak
 and its extra FLOPs, and the targets of the lean-training-steps work:
@@ -126,7 +126,7 @@ def plan(bin_dir, imported, autodiff, workdir):
                     "--remat-autodiff=" + autodiff, "-o", step],
                    input=imported.encode(), check=True)
     subprocess.run([os.path.join(bin_dir, "remat-opt"), step,
-                    "--remat-plan=budget=min reorder best-effort report=" +
+                    "--remat-plan=budget=min schedule best-effort report=" +
                     report, "-o", os.devnull],
                    check=True, stderr=subprocess.DEVNULL)
     with open(report) as f:
@@ -182,7 +182,7 @@ def main():
         "Training steps at batch 16, 224x224, fp32 (plan only). Produced by "
         "`python3 bench/cnn-batch16.py` (%s). Peaks are the memory model's "
         "live peak (one allocation per buffer), inputs and parameters not "
-        "counted; `min` is `remat-plan=\"budget=min reorder best-effort\"`. "
+        "counted; `min` is `remat-plan=\"budget=min schedule best-effort\"`. "
         "Target: `min` <= max(1.25 x parameters, 0.5 x unrematerialized) "
         "without the optimizer; with `optimizer=sgd` (each gradient dies at "
         "its in-place update), `min` below the parameter bytes (a target for "

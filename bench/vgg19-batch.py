@@ -7,7 +7,7 @@ Wall with Optimal Tensor Rematerialization", MLSys 2020): VGG-19 at
 Chen's greedy heuristic, 289 with its MILP on a 16 GB V100. Here: the shared
 ONNX model, imported with `remat-translate --import-onnx --onnx-batch=B`,
 differentiated with `remat-autodiff` (sum loss), planned (not run) with
-`remat-plan="budget=min count-inputs reorder best-effort"`; the step fits
+`remat-plan="budget=min count-inputs schedule best-effort"`; the step fits
 when the planned peak, inputs counted, is at most 16 GiB. Three settings:
 
   * none:     the step as differentiated, without rematerialization
@@ -70,7 +70,7 @@ class Planner:
                         "--remat-autodiff=" + autodiff, "-o", step],
                        input=imported, check=True)
         subprocess.run([os.path.join(self.bin, "remat-opt"), step,
-                        "--remat-plan=budget=min count-inputs reorder "
+                        "--remat-plan=budget=min count-inputs schedule "
                         "best-effort report=" + report, "-o", os.devnull],
                        check=True, stderr=subprocess.DEVNULL)
         self.seconds += time.monotonic() - start
@@ -163,7 +163,7 @@ def main():
         "TensorFlow graph, 16 GB V100): 167 without rematerialization, 266 "
         "with Chen's greedy, 289 with its MILP. Produced by `python3 "
         "bench/vgg19-batch.py` (%s); each probe imports, differentiates "
-        "and plans (`remat-plan=\"budget=min count-inputs reorder "
+        "and plans (`remat-plan=\"budget=min count-inputs schedule "
         "best-effort\"`) one batch; the time column sums the probes a row "
         "added (earlier rows' probes are reused). The peak is the live "
         "peak of the memory model (what the step allocates with one "

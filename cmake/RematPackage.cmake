@@ -29,7 +29,9 @@ target_include_directories(Remat INTERFACE
 install(TARGETS Remat EXPORT MLIRTargets)
 
 install(DIRECTORY include/remat DESTINATION ${REMAT_INSTALL_INCLUDE_DIR}
-  FILES_MATCHING PATTERN "*.h" PATTERN "*.td")
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.td"
+  # The synthetic graphs of tests and benchmarks are not the product.
+  PATTERN "Testing" EXCLUDE)
 install(DIRECTORY ${PROJECT_BINARY_DIR}/include/remat
   DESTINATION ${REMAT_INSTALL_INCLUDE_DIR}
   FILES_MATCHING PATTERN "*.h.inc" PATTERN "*.cpp.inc" PATTERN "*.md"

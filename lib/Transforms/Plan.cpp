@@ -7,9 +7,8 @@
 #include "Reorder.h"
 
 #include "remat/Dialect/Remat/RematOps.h"
-#include "remat/Planning/ArenaBudget.h"
+#include "remat/Planning/Driver.h"
 #include "remat/Planning/Plan.h"
-#include "remat/Planning/Schedule.h"
 #include "remat/Planning/TargetMemory.h"
 #include "remat/Support/Locations.h"
 #include "remat/Support/ToolFiles.h"
@@ -18,8 +17,6 @@
 #include "mlir/IR/Remarks.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/FormatVariadic.h"
-
-#include <chrono>
 
 namespace remat {
 #define GEN_PASS_DEF_PLANPASS
@@ -33,21 +30,6 @@ using namespace remat;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-/// Seconds from now until `deadline`; 0 once it has passed.
-double secondsUntil(Clock::time_point deadline) {
-  return std::max(
-      0.0, std::chrono::duration<double>(deadline - Clock::now()).count());
-}
-
-/// Half of the time from now until `deadline`: a solve that arena re-plans
-/// may follow leaves them the other half.
-Clock::time_point halfway(Clock::time_point deadline) {
-  Clock::time_point now = Clock::now();
-  return now + (std::max(deadline, now) - now) / 2;
-}
-
 struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
   using Base::Base;
 
@@ -55,8 +37,8 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
   std::optional<Budget> budgetOption;
   std::optional<SavePolicy> graphPolicy;
   llvm::StringSet<> policyNames;
-  /// The arena alignment planned with: the target's or arena-alignment.
-  uint64_t alignment = 0;
+  /// The options every graph is planned with, but for its budget.
+  PlanningOptions planning;
 
   /// Where an option error points: the first graph, since an implicit
   /// module has no location of its own in the source.
@@ -111,10 +93,19 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     if (!memory)
       return mlir::emitError(optionErrorLoc(module), "unknown target '")
              << target << "': expected 'cpu' or 'gpu'";
-    alignment = arenaAlignment ? arenaAlignment.getValue() : memory->alignment;
-    if (std::string problem = checkArenaAlignment(alignment); !problem.empty())
+    planning.alignment =
+        arenaAlignment ? arenaAlignment.getValue() : memory->alignment;
+    if (std::string problem = checkArenaAlignment(planning.alignment);
+        !problem.empty())
       return mlir::emitError(optionErrorLoc(module), "arena-alignment ")
              << problem;
+    planning.solver = solver;
+    planning.countInputs = countInputs;
+    planning.minRematBytes = minRematBytes;
+    planning.arenaBudget = budgetKind == "arena";
+    planning.timeLimitSeconds = timeLimit;
+    planning.schedule = schedule;
+    planning.isolateSearch = isolateSearch;
     return success();
   }
 
@@ -125,8 +116,8 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     // The output paths, before any work: one file per output, in a
     // directory that exists (ToolFiles.h).
     OutputClaims claims;
-    for (auto [path, what] : {std::pair(StringRef(reportPath), "the report"),
-                              std::pair(StringRef(timelinePath),
+    for (auto [path, what] : {std::pair(StringRef(report), "the report"),
+                              std::pair(StringRef(timeline),
                                         "the timeline")})
       if (llvm::Error error = claims.claim(path, what)) {
         mlir::emitError(optionErrorLoc(module))
@@ -173,22 +164,22 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
       return mlir::emitError(module.getLoc())
              << llvm::toString(std::move(error));
     };
-    if (!reportPath.empty()) {
+    if (!report.empty()) {
       llvm::json::Array graphs;
       for (const auto &outcome : outcomes)
         graphs.push_back(reportGraph(*outcome));
-      llvm::json::Object report{{"graphs", std::move(graphs)}};
+      llvm::json::Object json{{"graphs", std::move(graphs)}};
       std::string text =
-          llvm::formatv("{0:2}", llvm::json::Value(std::move(report)));
-      if (llvm::Error error = files.stage(reportPath, text + "\n"))
+          llvm::formatv("{0:2}", llvm::json::Value(std::move(json)));
+      if (llvm::Error error = files.stage(report, text + "\n"))
         return failWith(std::move(error));
     }
-    if (!timelinePath.empty()) {
+    if (!timeline.empty()) {
       SmallVector<const PlanOutcome *> panels;
       for (const auto &outcome : outcomes)
         panels.push_back(outcome.get());
       if (llvm::Error error =
-              files.stage(timelinePath, renderTimelineSvg(panels)))
+              files.stage(timeline, renderTimelineSvg(panels)))
         return failWith(std::move(error));
     }
     if (!files.isHeld())
@@ -224,65 +215,42 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     for (const OpInfo &op : outcome->graph.program.ops)
       outcome->baseFlops =
           llvm::SaturatingAdd(outcome->baseFlops, op.flops);
-    outcome->before = computeMemoryProfile(outcome->graph.program, countInputs);
-    outcome->arenaBudget = budgetKind == "arena";
-    outcome->arenaBefore = placeStepArena(outcome->graph.program,
-                                          outcome->before, alignment);
-    if (failed(checkArenaFits(function, outcome->arenaBefore)))
-      return nullptr;
-
+    outcome->arenaBudget = planning.arenaBudget;
     // The budget: the option, else the graph's attribute (checked by
     // verifyStepAttributes), else none.
-    outcome->budget = budgetOption;
+    PlanningOptions options = planning;
+    options.budget = budgetOption;
     if (auto budgetAttr = function->getAttrOfType<BudgetAttr>(kBudgetAttrName);
-        budgetAttr && !outcome->budget)
-      outcome->budget = budgetAttr.getBudget();
+        budgetAttr && !options.budget)
+      options.budget = budgetAttr.getBudget();
+    outcome->budget = options.budget;
 
-    SolverOptions options;
-    options.countInputs = countInputs;
-    options.minRematBytes = minRematBytes;
-    // A fraction is of the peak (or arena) in the given order, also with
-    // `reorder`: both orders are planned under the same bytes.
-    if (outcome->budget) {
-      options.budgetBytes = outcome->budget->resolve(
-          outcome->arenaBudget ? outcome->arenaBefore.layout.arenaBytes
-                               : outcome->before.peakBytes);
-      options.minimize = !options.budgetBytes.has_value();
-    }
-
-    // `time-limit` bounds the planning of the step as a whole: every solve
-    // (both orders, every arena re-plan) gets what is left of it.
-    Clock::time_point start = Clock::now();
-    Clock::time_point deadline =
-        start + std::chrono::duration_cast<Clock::duration>(
-                    std::chrono::duration<double>(double(timeLimit)));
-    if (reorder) {
-      if (failed(solveInBetterOrder(function, *outcome, options, deadline)))
-        return nullptr;
-    } else if (outcome->arenaBudget && options.budgetBytes) {
-      const Program &program = outcome->graph.program;
-      SolverResult first = solveBy(program, options, halfway(deadline));
-      keepArenaFit(*outcome,
-                   fitToArena(program, std::move(first), options, deadline));
-    } else {
-      outcome->result = solveBy(outcome->graph.program, options, deadline);
-    }
-    outcome->solveMs =
-        std::chrono::duration<double, std::milli>(Clock::now() - start)
-            .count();
+    StepPlan step = planStep(outcome->graph.program, options);
+    outcome->before = std::move(step.before);
+    outcome->arenaBefore = std::move(step.arenaBefore);
+    if (failed(checkArenaFits(function, outcome->arenaBefore)))
+      return nullptr;
+    outcome->result = std::move(step.result);
+    outcome->order = std::move(step.order);
+    outcome->liveTargetBytes = step.liveTargetBytes;
+    outcome->plans = step.plans;
+    outcome->solveMs = step.solveMs;
+    if (outcome->order && outcome->order->scheduled &&
+        failed(commitSchedule(function, *outcome)))
+      return nullptr;
     outcome->planned = materialize(outcome->graph.program, outcome->result.plan,
                                    outcome->plannedLayout);
     outcome->after = computeMemoryProfile(outcome->planned, countInputs);
     outcome->arenaAfter =
-        placeStepArena(outcome->planned, outcome->after, alignment);
+        placeStepArena(outcome->planned, outcome->after, planning.alignment);
     if (failed(checkArenaFits(function, outcome->arenaAfter)))
       return nullptr;
-    if (options.minimize)
+    if (step.solverOptions.minimize)
       outcome->budgetBytes = outcome->arenaBudget
                                  ? outcome->arenaAfter.layout.arenaBytes
                                  : outcome->result.peakBytes;
     else
-      outcome->budgetBytes = options.budgetBytes;
+      outcome->budgetBytes = step.solverOptions.budgetBytes;
 
     // A plan remat-apply would refuse is a planner defect: say so here, on
     // the step, instead of recording it for the next pass to reject.
@@ -301,7 +269,8 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
                         encodePlan(function.getContext(), *outcome));
     Builder builder(function.getContext());
     function->setAttr(kArenaAlignmentAttrName,
-                      builder.getI64IntegerAttr(static_cast<int64_t>(alignment)));
+                      builder.getI64IntegerAttr(
+                        static_cast<int64_t>(planning.alignment)));
     // The lowering allocates no input: an arena that counts them is not one
     // it can be checked against.
     if (!countInputs) {
@@ -331,135 +300,25 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     return outcome;
   }
 
-  /// Plans `program` with what is left until `deadline`. A solve always
-  /// gets a moment (1% of the limit), so that a step whose other solves
-  /// overran still gets a plan.
-  SolverResult solveBy(const Program &program, SolverOptions options,
-                       Clock::time_point deadline) {
-    options.timeLimitSeconds =
-        std::max(secondsUntil(deadline), double(timeLimit) / 100);
-    return createSolver(solver)->solve(program, options);
-  }
-
-  /// Plans the graph in the memory-aware order of remat-schedule (until
-  /// half of the time left) and in its given order (until `deadline`),
-  /// keeps the better plan by the solvers' rule, a tie going to the
-  /// memory-aware order, and moves the graph's ops only when that order is
-  /// kept. Without this choice, reordering first can make the plan worse: a
-  /// budget the given order meets can be missed after reordering.
-  LogicalResult solveInBetterOrder(FunctionOpInterface function,
-                                   PlanOutcome &outcome,
-                                   const SolverOptions &options,
-                                   Clock::time_point deadline) {
-    const Program &given = outcome.graph.program;
-    OrderChoice &choice = outcome.order.emplace();
-    choice.givenPeakBytes = choice.scheduledPeakBytes =
-        outcome.before.peakBytes;
-    std::vector<OpId> order = scheduleForMemory(given, countInputs);
-    bool arena = outcome.arenaBudget && options.budgetBytes;
-    if (isIdentityOrder(order)) {
-      outcome.result =
-          solveBy(given, options, arena ? halfway(deadline) : deadline);
-      if (arena)
-        keepArenaFit(outcome, fitToArena(given, std::move(outcome.result),
-                                         options, deadline));
-      return success();
-    }
-    Program scheduled = remat::reorder(given, order);
-    choice.scheduledPeakBytes =
-        computeMemoryProfile(scheduled, countInputs).peakBytes;
-
-    // Under an arena budget each order is fitted to the arena within its
-    // share of the time: the choice is between the plans the step would get.
-    Clock::time_point half = halfway(deadline);
-    SolverResult inSchedule =
-        solveBy(scheduled, options, arena ? halfway(half) : half);
-    std::optional<ArenaBudgetResult> givenFit, scheduledFit;
-    if (arena) {
-      scheduledFit =
-          fitToArena(scheduled, std::move(inSchedule), options, half);
-      inSchedule = scheduledFit->result;
-    }
-    SolverResult asGiven =
-        solveBy(given, options, arena ? halfway(deadline) : deadline);
-    if (arena) {
-      givenFit = fitToArena(given, std::move(asGiven), options, deadline);
-      asGiven = givenFit->result;
-    }
-    bool keepGiven = arena ? betterArenaFit(*givenFit, *scheduledFit)
-                           : isBetterResult(asGiven, inSchedule, options);
-    if (keepGiven) {
-      if (givenFit)
-        keepArenaFit(outcome, std::move(*givenFit));
-      else
-        outcome.result = std::move(asGiven);
-      choice.other = std::move(inSchedule);
-      return success();
-    }
-
-    // Commit the order to the IR, and express the plan in the ids of the
-    // Program built from it: op ids are positions, as in `scheduled`, but
-    // value ids follow block order.
-    reorderBlock(function, outcome.graph, order);
+  /// Moves the graph's ops into the memory-aware order the planner kept,
+  /// and expresses the plan in the ids of the Program built from it: op ids
+  /// are positions, as in the scheduled program, but value ids follow block
+  /// order.
+  LogicalResult commitSchedule(FunctionOpInterface function,
+                               PlanOutcome &outcome) {
+    reorderBlock(function, outcome.graph, outcome.order->order);
     FailureOr<GraphProgram> reordered = buildProgram(function);
     if (failed(reordered))
       return failure();
-    for (Recompute &r : inSchedule.plan.recomputes)
+    for (Recompute &r : outcome.result.plan.recomputes)
       r.value = reordered->valueIds.lookup(outcome.graph.values[r.value]);
     outcome.graph = std::move(*reordered);
     applyGraphPolicy(outcome);
     outcome.before = computeMemoryProfile(outcome.graph.program, countInputs);
-    assert(verifyPlan(outcome.graph.program, inSchedule.plan).empty() &&
-           outcome.before.peakBytes == choice.scheduledPeakBytes &&
+    assert(verifyPlan(outcome.graph.program, outcome.result.plan).empty() &&
+           outcome.before.peakBytes == outcome.order->scheduledPeakBytes &&
            "the reordered IR must be the scheduled program");
-    choice.scheduled = true;
-    choice.other = std::move(asGiven);
-    if (scheduledFit) {
-      scheduledFit->result.plan = std::move(inSchedule.plan);
-      keepArenaFit(outcome, std::move(*scheduledFit));
-    } else {
-      outcome.result = std::move(inSchedule);
-    }
     return success();
-  }
-
-  /// The budget bounds the placed arena: re-plans `program` against lower
-  /// live targets until the plan's arena fits (ArenaBudget.h). Each re-plan
-  /// gets half of the time left until `deadline`, leaving the rest to the
-  /// next ones; none starts after it.
-  ArenaBudgetResult fitToArena(const Program &program, SolverResult first,
-                               const SolverOptions &options,
-                               Clock::time_point deadline) {
-    ArenaBudgetOptions arena;
-    arena.arenaBudget = *options.budgetBytes;
-    arena.alignment = alignment;
-    arena.countInputs = countInputs;
-    arena.deadline = deadline;
-    return fitArenaBudget(
-        program, arena, std::move(first), [&](uint64_t liveTarget) {
-          SolverOptions lower = options;
-          lower.budgetBytes = liveTarget;
-          return solveBy(program, lower, halfway(deadline));
-        });
-  }
-
-  static void keepArenaFit(PlanOutcome &outcome, ArenaBudgetResult fitted) {
-    outcome.result = std::move(fitted.result);
-    outcome.liveTargetBytes = fitted.liveTarget;
-    outcome.plans = fitted.plans;
-  }
-
-  /// The solvers' rule in arena bytes: fitting first, then the fewest extra
-  /// FLOPs; without a fit, the smaller arena.
-  static bool betterArenaFit(const ArenaBudgetResult &a,
-                             const ArenaBudgetResult &b) {
-    if (a.fits != b.fits)
-      return a.fits;
-    if (!a.fits && a.arenaBytes != b.arenaBytes)
-      return a.arenaBytes < b.arenaBytes;
-    if (a.result.extraFlops != b.result.extraFlops)
-      return a.result.extraFlops < b.result.extraFlops;
-    return a.arenaBytes < b.arenaBytes;
   }
 
   /// A step whose buffers cannot be placed in an arena of at most
@@ -470,7 +329,7 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
       return success();
     return function->emitError("the buffers of @")
            << function.getName() << " do not fit in one arena of at most "
-           << kMaxArenaBytes << " bytes (aligned to " << alignment
+           << kMaxArenaBytes << " bytes (aligned to " << planning.alignment
            << "): its size overflows";
   }
 

@@ -9,6 +9,7 @@
 #define REMAT_LIB_TRANSFORMS_PLANOUTCOME_H
 
 #include "remat/Analysis/ProgramBuilder.h"
+#include "remat/Planning/Driver.h"
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Plan.h"
 #include "remat/Planning/Solver.h"
@@ -21,18 +22,6 @@
 #include <string>
 
 namespace remat {
-
-/// Which order remat-plan kept with `reorder`, and what the other planned.
-struct OrderChoice {
-  /// The memory-aware order (remat-schedule's) was kept; else the given one.
-  bool scheduled = false;
-  /// Peaks before recomputation in the given and the memory-aware order.
-  uint64_t givenPeakBytes = 0;
-  uint64_t scheduledPeakBytes = 0;
-  /// The plan of the order not kept (none when reordering does not lower
-  /// the peak: then only the given order is planned).
-  std::optional<SolverResult> other;
-};
 
 struct PlanOutcome {
   std::string graphName;
@@ -51,7 +40,7 @@ struct PlanOutcome {
   MemoryProfile before;
   MemoryProfile after;
   uint64_t baseFlops = 0;
-  /// Set with `reorder`.
+  /// Set with `schedule`.
   std::optional<OrderChoice> order;
   bool countInputs = false;
 

@@ -61,8 +61,8 @@ static json::Object peakJson(const PlanOutcome &outcome,
   return peak;
 }
 
-/// Which order `reorder` kept, and what the other one planned to; null
-/// without `reorder`.
+/// Which order `schedule` kept, and what the other one planned to; null
+/// with `schedule=false`.
 static json::Value orderJson(const PlanOutcome &outcome) {
   if (!outcome.order)
     return nullptr;

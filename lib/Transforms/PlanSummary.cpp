@@ -12,7 +12,7 @@
 
 using namespace remat;
 
-/// The order line of `reorder`: which order was kept and what the other
+/// The order line of `schedule`: which order was kept and what the other
 /// one planned to.
 static void printOrder(llvm::raw_ostream &os, const OrderChoice &order) {
   os << "\n  order    ";

@@ -4,17 +4,8 @@
 
 #include "remat/Dialect/Remat/RematOps.h"
 
-#include "llvm/ADT/STLExtras.h"
-
 using namespace mlir;
 using namespace remat;
-
-bool remat::isIdentityOrder(llvm::ArrayRef<OpId> order) {
-  for (auto [position, op] : llvm::enumerate(order))
-    if (position != op)
-      return false;
-  return true;
-}
 
 void remat::reorderBlock(FunctionOpInterface function,
                          const GraphProgram &graph,

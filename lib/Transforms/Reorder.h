@@ -14,9 +14,6 @@
 
 namespace remat {
 
-/// Whether `order` leaves every op where it is.
-bool isIdentityOrder(llvm::ArrayRef<OpId> order);
-
 /// Moves the ops of `function`'s block (the ops of `graph`, built from it)
 /// into `order`, a permutation of their ids such as scheduleForMemory
 /// returns. remat.name tags, which are not ops of the program, follow the

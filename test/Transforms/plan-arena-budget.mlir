@@ -1,9 +1,9 @@
-// RUN: remat-opt %s --remat-plan="budget=600 summary" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ARENA
-// RUN: remat-opt %s --remat-plan="budget=600 summary budget-kind=live" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIVE
-// RUN: remat-opt %s --remat-plan="budget=600 summary arena-alignment=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BYTE
-// RUN: remat-opt %s --remat-plan="budget=0.7 summary" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FRACTION
-// RUN: remat-opt %s --remat-plan="budget=min summary" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIN
-// RUN: not remat-opt %s --remat-plan="budget=100" -o /dev/null 2>&1 | FileCheck %s --check-prefix=INFEASIBLE
+// RUN: remat-opt %s --remat-plan="budget=600 schedule=false summary" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ARENA
+// RUN: remat-opt %s --remat-plan="budget=600 schedule=false summary budget-kind=live" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIVE
+// RUN: remat-opt %s --remat-plan="budget=600 schedule=false summary arena-alignment=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BYTE
+// RUN: remat-opt %s --remat-plan="budget=0.7 schedule=false summary" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FRACTION
+// RUN: remat-opt %s --remat-plan="budget=min schedule=false summary" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIN
+// RUN: not remat-opt %s --remat-plan="budget=100 schedule=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=INFEASIBLE
 // RUN: not remat-opt %s --remat-plan="budget=600 budget-kind=peak" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-KIND
 // RUN: not remat-opt %s --remat-plan="budget=600 arena-alignment=48" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-ALIGN
 

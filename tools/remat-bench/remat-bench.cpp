@@ -28,6 +28,16 @@
 //       all live at its end, whichever is larger).
 //       Plans keep the program order: peak_before is the fixed-order peak.
 //
+//   remat-bench plan --model=NAME [graph options] --solvers=a,b,...
+//                    --budgets=0.5,64MiB,min [--budget-kind=arena|live]
+//                    [--alignment=A] [--schedule=0|1] [--time-limit=SECONDS]
+//       plans the graph as remat-plan does (planStep, Driver.h: the same
+//       budget resolution, order choice, time split and arena fitting, with
+//       remat-plan's defaults) and prints one CSV row per run: model,ops,
+//       solver,budget,budget_bytes,order,peak_before,arena_before,peak,
+//       arena,feasible,extra_flops,plans,solve_ms,recomputes (each as
+//       value@before:chain ops, in the kept order's ids).
+//
 //   remat-bench place --model=NAME [graph options] [--alignment=A]
 //       places the unplanned step's buffers in one arena with the default
 //       placement and the size-sorted best-fit baseline, and prints one CSV
@@ -36,10 +46,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "remat/Planning/Generators.h"
+#include "remat/Planning/Driver.h"
+#include "remat/Planning/Testing/Generators.h"
 #include "remat/Planning/MemoryProfile.h"
+#include "remat/Planning/Schedule.h"
 #include "remat/Planning/Solver.h"
 #include "remat/Planning/StepArena.h"
+#include "remat/Planning/TargetMemory.h"
+
+#include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
 #include <chrono>
@@ -196,11 +211,90 @@ int placeBuffers(const Program &program, const std::string &model,
   return 0;
 }
 
+/// The plan's recomputations as value@before:chain ops (space-separated).
+std::string formatRecomputes(const Plan &plan) {
+  std::string text;
+  for (const Recompute &r : plan.recomputes) {
+    if (!text.empty())
+      text += ' ';
+    text += std::to_string(r.value) + '@' + std::to_string(r.before) + ':';
+    for (auto [i, op] : llvm::enumerate(r.chain))
+      text += (i ? "-" : "") + std::to_string(op);
+  }
+  return text;
+}
+
+/// The `plan` command: what remat-plan would decide for the graph, per
+/// solver and budget.
+int planWithDriver(const Program &program, const std::string &model,
+                   std::map<std::string, std::string> &args) {
+  PlanningOptions defaults;
+  if (args.count("budget-kind") && args["budget-kind"] != "arena" &&
+      args["budget-kind"] != "live")
+    usage("--budget-kind must be arena or live");
+  if (args.count("alignment"))
+    defaults.alignment = std::strtoull(args["alignment"].c_str(), nullptr, 10);
+  if (std::string problem = checkArenaAlignment(defaults.alignment);
+      !problem.empty())
+    usage(("--alignment " + problem).c_str());
+  defaults.arenaBudget =
+      !args.count("budget-kind") || args["budget-kind"] == "arena";
+  if (args.count("schedule"))
+    defaults.schedule = args["schedule"] != "0";
+  if (args.count("time-limit"))
+    defaults.timeLimitSeconds = std::strtod(args["time-limit"].c_str(), nullptr);
+  if (!(defaults.timeLimitSeconds > 0))
+    usage("--time-limit must be a positive number of seconds");
+  std::cout << "model,ops,solver,budget,budget_bytes,order,peak_before,"
+               "arena_before,peak,arena,feasible,extra_flops,plans,solve_ms,"
+               "recomputes\n";
+  for (const std::string &budgetText :
+       split(args.count("budgets") ? args["budgets"] : "0.5")) {
+    std::string error;
+    std::optional<Budget> budget = parseBudget(budgetText, error);
+    if (!budget)
+      usage(("invalid budget '" + budgetText + "': " + error).c_str());
+    for (const std::string &solver :
+         split(args.count("solvers") ? args["solvers"] : "greedy")) {
+      if (!createSolver(solver))
+        usage(("unknown solver " + solver + "; available: " +
+               availableSolvers())
+                  .c_str());
+      PlanningOptions options = defaults;
+      options.budget = budget;
+      options.solver = solver;
+      StepPlan step = planStep(program, options);
+      if (!step.planned())
+        usage("the step's buffers overflow any arena");
+      bool scheduled = step.order && step.order->scheduled;
+      Program kept = scheduled ? reorder(program, step.order->order) : program;
+      Program planned = materialize(kept, step.result.plan);
+      MemoryProfile after = computeMemoryProfile(planned, options.countInputs);
+      StepArena arena = placeStepArena(planned, after, options.alignment);
+      std::optional<uint64_t> budgetBytes = step.solverOptions.budgetBytes;
+      std::printf("%s,%zu,%s,%s,%s,%s,%llu,%llu,%llu,%llu,%d,%llu,%u,%.3f,%s\n",
+                  model.c_str(), program.ops.size(), solver.c_str(),
+                  budgetText.c_str(),
+                  budgetBytes ? std::to_string(*budgetBytes).c_str() : "",
+                  scheduled ? "scheduled" : "given",
+                  (unsigned long long)step.before.peakBytes,
+                  (unsigned long long)step.arenaBefore.layout.arenaBytes,
+                  (unsigned long long)after.peakBytes,
+                  (unsigned long long)arena.layout.arenaBytes,
+                  step.result.feasible ? 1 : 0,
+                  (unsigned long long)step.result.extraFlops, step.plans,
+                  step.solveMs, formatRecomputes(step.result.plan).c_str());
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   if (argc < 2)
-    usage("expected a command: gen, run or place");
+    usage("expected a command: gen, run, plan or place");
   std::string command = argv[1];
   std::map<std::string, std::string> args;
   for (int i = 2; i < argc; ++i) {
@@ -232,8 +326,10 @@ int main(int argc, char **argv) {
   }
   if (command == "place")
     return placeBuffers(program, model, args);
+  if (command == "plan")
+    return planWithDriver(program, model, args);
   if (command != "run")
-    usage("expected a command: gen, run or place");
+    usage("expected a command: gen, run, plan or place");
 
   std::vector<std::string> solvers =
       split(args.count("solvers") ? args["solvers"] : "greedy");

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Planning/ArenaBudget.h"
-#include "remat/Planning/Generators.h"
+#include "remat/Planning/Testing/Generators.h"
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/StepArena.h"
 

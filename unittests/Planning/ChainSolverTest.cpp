@@ -1,6 +1,6 @@
 //===- ChainSolverTest.cpp - The multi-level chain solver -----------------===//
 
-#include "remat/Planning/Generators.h"
+#include "remat/Planning/Testing/Generators.h"
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Solver.h"
 

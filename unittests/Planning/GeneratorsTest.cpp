@@ -1,6 +1,6 @@
 //===- GeneratorsTest.cpp - Synthetic graphs are valid and seeded ---------===//
 
-#include "remat/Planning/Generators.h"
+#include "remat/Planning/Testing/Generators.h"
 #include "remat/Planning/MemoryProfile.h"
 
 #include "gtest/gtest.h"

@@ -1,6 +1,6 @@
 //===- GreedySolverTest.cpp - Tests for the greedy and none solvers -------===//
 
-#include "remat/Planning/Generators.h"
+#include "remat/Planning/Testing/Generators.h"
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Solver.h"
 

@@ -1,6 +1,6 @@
 //===- LayeredDagTest.cpp - Random layered DAGs are seeded and valid ------===//
 
-#include "remat/Planning/Generators.h"
+#include "remat/Planning/Testing/Generators.h"
 #include "remat/Planning/MemoryProfile.h"
 
 #include "gtest/gtest.h"

@@ -24,12 +24,6 @@ inline ValueId addOp(Program &program, std::vector<ValueId> operands,
   return program.ops[op].results[0];
 }
 
-/// Whether a plan may re-execute `op` (kNone: an input, never).
-inline bool canRecompute(const Program &program, OpId op) {
-  return op != kNone && program.ops[op].recomputable &&
-         !program.ops[op].mustKeep;
-}
-
 /// A chain that re-executes `def` and, recursively, producers of its
 /// operands that can be recomputed, each taken when `take()` says so; in
 /// program order. For random plans.
@@ -39,7 +33,7 @@ std::vector<OpId> growChain(const Program &program, OpId def, Take take) {
   for (size_t j = 0; j < chain.size(); ++j)
     for (ValueId operand : program.ops[chain[j]].operands) {
       OpId producer = program.values[operand].def;
-      if (canRecompute(program, producer) &&
+      if (program.canRecompute(producer) &&
           !llvm::is_contained(chain, producer) && take())
         chain.push_back(producer);
     }

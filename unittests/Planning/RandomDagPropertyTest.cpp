@@ -63,7 +63,7 @@ void checkNotSaveable(const Program &program, const SolverResult &result,
   MemoryProfile profile = computeMemoryProfile(rewritten, countInputs);
   for (OpId op = 0; op < program.backwardBegin; ++op) {
     const OpInfo &info = program.ops[op];
-    if (!info.recomputable || !info.mustRecompute || info.mustKeep)
+    if (!info.canRecompute() || !info.mustRecompute)
       continue;
     for (ValueId v : info.results)
       if (profile.ranges[v].end != kNone)

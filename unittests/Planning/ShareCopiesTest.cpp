@@ -13,7 +13,7 @@
 
 #include "PlanTestHelpers.h"
 #include "RandomTrainingGraph.h"
-#include "Solvers.h"
+#include "SolverSupport.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -306,7 +306,7 @@ Plan randomPlan(const Program &program, std::mt19937 &rng) {
   std::vector<std::pair<ValueId, OpId>> uses;
   for (OpId op = 0; op < program.ops.size(); ++op)
     for (ValueId operand : program.ops[op].operands)
-      if (canRecompute(program, program.values[operand].def))
+      if (program.canRecompute(program.values[operand].def))
         uses.push_back({operand, op});
   Plan plan;
   if (uses.empty())

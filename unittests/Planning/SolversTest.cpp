@@ -1,6 +1,6 @@
 //===- SolversTest.cpp - ilp, chain and the baselines ---------------------===//
 
-#include "remat/Planning/Generators.h"
+#include "remat/Planning/Testing/Generators.h"
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Solver.h"
 

@@ -14,7 +14,7 @@
 
 #include "PlanTestHelpers.h"
 #include "RandomTrainingGraph.h"
-#include "Solvers.h"
+#include "SolverSupport.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -121,7 +121,7 @@ Plan randomShapedPlan(const Program &program, std::mt19937 &rng) {
        ++tries) {
     ValueId value = rng() % program.values.size();
     OpId def = program.values[value].def;
-    if (!canRecompute(program, def) || def + 1 >= program.ops.size())
+    if (!program.canRecompute(def) || def + 1 >= program.ops.size())
       continue;
     OpId before = def + 1 + rng() % (program.ops.size() - def - 1);
     plan.recomputes.push_back(

@@ -60,6 +60,9 @@ struct OpInfo {
   /// The op's results may not be recomputed even though the op could be
   /// (e.g. `remat.never`, or a policy constraint).
   bool mustKeep = false;
+  /// Whether a plan may execute the op again: it can be, and no constraint
+  /// forbids it. The one recompute predicate of every solver.
+  bool canRecompute() const { return recomputable && !mustKeep; }
   /// The op orders against other such ops (side effects, the forward/backward
   /// boundary): the scheduler never reorders two of them.
   bool ordered = false;
@@ -100,6 +103,11 @@ struct Program {
   void markOutput(ValueId v) { values[v].isOutput = true; }
   /// Follows aliasOf to the buffer-owning value.
   ValueId rootOf(ValueId v) const;
+  /// Whether a plan may execute `op` again (kNone, an input's definer:
+  /// never).
+  bool canRecompute(OpId op) const {
+    return op != kNone && ops[op].canRecompute();
+  }
   /// For every value, the first op at or after `begin` that reads it, or
   /// kNone (with `begin` = backwardBegin: its first backward use).
   std::vector<OpId> firstUsesFrom(OpId begin) const;

@@ -14,6 +14,9 @@ namespace remat {
 /// the ops (it returns the identity when it cannot do better).
 std::vector<OpId> scheduleForMemory(const Program &program, bool countInputs);
 
+/// Whether `order` leaves every op where it is.
+bool isIdentityOrder(const std::vector<OpId> &order);
+
 /// Returns `program` with its ops permuted by `order` (value ids unchanged).
 Program reorder(const Program &program, const std::vector<OpId> &order);
 

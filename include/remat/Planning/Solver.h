@@ -23,6 +23,10 @@ struct SolverOptions {
   /// Wall-clock limit for solvers that search (ilp); they return the best
   /// plan found when it runs out.
   double timeLimitSeconds = 60;
+  /// Run third-party search (ilp's CBC) in a forked child killed at the time
+  /// limit (remat/Support/DeadlineProcess.h); false runs it in this process,
+  /// for embedders that must not fork, where CBC's own limit applies.
+  bool isolateSearch = true;
 };
 
 struct SolverResult {

@@ -16,37 +16,102 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
 
 #include <memory>
 #include <string>
-#include <vector>
 
 namespace remat {
 
 #define GEN_PASS_DECL
 #include "remat/Transforms/Passes.h.inc"
 
-/// Options of the remat-pipeline (inline checkpoints, plan, apply).
-struct RematPipelineOptions {
-  std::string budget;
-  std::string solver = "greedy";
-  std::string policy;
-  std::vector<std::string> names;
-  bool countInputs = false;
-  uint64_t minRematBytes = 0;
-  bool bestEffort = false;
-  /// What the budget bounds: "arena" or "live" (remat-plan's budget-kind).
-  std::string budgetKind = "arena";
-  /// The target whose memory description (TargetMemory.h) gives the arena's
-  /// alignment, unless arenaAlignment (non-zero) overrides it.
-  std::string target = "cpu";
-  uint64_t arenaAlignment = 0;
-  double timeLimit = 60;
-  /// Also plan the memory-aware order (remat-plan's `reorder`).
-  bool schedule = true;
-  std::string report;
-  std::string timeline;
-  bool summary = false;
+/// The options of remat-pipeline, both its C++ API and its command line.
+/// They are remat-plan's, under the same names and with the same defaults
+/// (planOptions projects them onto the pass).
+struct RematPipelineOptions
+    : public mlir::PassPipelineOptions<RematPipelineOptions> {
+  Option<std::string> budget{
+      *this, "budget",
+      llvm::cl::desc("Peak-memory budget: bytes (67108864), a size (64MiB, "
+                     "1.5GiB), a fraction of the unrematerialized peak (0.5), "
+                     "or 'min'")};
+  Option<std::string> solver{
+      *this, "solver", llvm::cl::desc("Solver deciding what to recompute"),
+      llvm::cl::init("greedy")};
+  Option<std::string> policy{
+      *this, "policy",
+      llvm::cl::desc("Checkpoint policy for the whole graph "
+                     "(everything_saveable, nothing_saveable, dots_saveable, "
+                     "dots_with_no_batch_dims_saveable, save_only_these_names, "
+                     "save_any_names_but_these)")};
+  ListOption<std::string> names{
+      *this, "names",
+      llvm::cl::desc("Names (remat.name tags) for the name-based policies")};
+  Option<bool> countInputs{
+      *this, "count-inputs",
+      llvm::cl::desc("Count the step's inputs as live memory"),
+      llvm::cl::init(false)};
+  Option<uint64_t> minRematBytes{
+      *this, "min-remat-bytes",
+      llvm::cl::desc("Never recompute values smaller than this many bytes"),
+      llvm::cl::init(0)};
+  Option<bool> bestEffort{
+      *this, "best-effort",
+      llvm::cl::desc("Warn instead of failing when the budget cannot be met"),
+      llvm::cl::init(false)};
+  Option<std::string> budgetKind{
+      *this, "budget-kind",
+      llvm::cl::desc("What the budget bounds: 'arena' (the step's buffers "
+                     "placed in one arena, alignment padding and "
+                     "fragmentation included) or 'live' (the sum of live "
+                     "bytes)"),
+      llvm::cl::init("arena")};
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("The target the step is lowered for, whose memory "
+                     "description (TargetMemory.h) gives the arena's "
+                     "alignment: 'cpu' (64 bytes) or 'gpu' (256 bytes)"),
+      llvm::cl::init("cpu")};
+  Option<uint64_t> arenaAlignment{
+      *this, "arena-alignment",
+      llvm::cl::desc("Overrides the target's arena alignment: a power of "
+                     "two, at most 4096 (0: the target's)"),
+      llvm::cl::init(0)};
+  Option<double> timeLimit{
+      *this, "time-limit",
+      llvm::cl::desc("Seconds the planning of each graph may take, all of "
+                     "it: both orders with schedule and every arena re-plan "
+                     "share them"),
+      llvm::cl::init(60)};
+  Option<bool> schedule{
+      *this, "schedule",
+      llvm::cl::desc("Also plan the memory-aware order of remat-schedule and "
+                     "keep the order that plans better (the IR is reordered "
+                     "only then)"),
+      llvm::cl::init(true)};
+  Option<bool> isolateSearch{
+      *this, "isolate-search",
+      llvm::cl::desc("Run the ilp solver's CBC search in a forked child "
+                     "killed at the time limit; false runs it in this process "
+                     "(for hosts that must not fork), where CBC's own limit "
+                     "applies"),
+      llvm::cl::init(true)};
+  Option<std::string> report{
+      *this, "report",
+      llvm::cl::desc("Write a JSON report of every decision to this file")};
+  Option<std::string> timeline{
+      *this, "timeline",
+      llvm::cl::desc("Write an SVG memory timeline (before/after) to this "
+                     "file")};
+  Option<bool> summary{
+      *this, "summary",
+      llvm::cl::desc("Print a human-readable summary of each graph's plan to "
+                     "stderr"),
+      llvm::cl::init(false)};
+
+  /// The same options, for remat-plan.
+  PlanPassOptions planOptions() const;
 };
 
 /// Adds the remat pipeline to a module-level pass manager.

@@ -125,14 +125,15 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
     that re-plans have time too), and no arena re-plan starts once it has
     run out.
 
-    With `reorder`, the solver also plans the graph in the order
-    `remat-schedule` would give it: that order first, with half of
+    With `schedule` (the default), the solver also plans the graph in the
+    order `remat-schedule` would give it: that order first, with half of
     `time-limit`, then the given order with what is left. The better plan
     wins by the solvers' rule: meeting the budget first, then (for `min`, or when
     neither meets it) the smaller peak, then fewer extra FLOPs; a tie keeps
     the memory-aware order. Only when that order wins are the graph's ops
     moved. A fractional budget is a fraction of the peak in the order given,
-    for both, so the result is never worse than planning without `reorder`.
+    for both, so the result is never worse than with `schedule=false`, which
+    plans the given order only.
 
     Before:
     ```mlir
@@ -182,14 +183,18 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
            "4096 (0: the target's)">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"60",
            "Seconds the planning of each graph may take, all of it: both "
-           "orders with reorder and every arena re-plan share them; a "
+           "orders with schedule and every arena re-plan share them; a "
            "searching solver (ilp) returns its best plan when they run out">,
-    Option<"reorder", "reorder", "bool", /*default=*/"false",
+    Option<"schedule", "schedule", "bool", /*default=*/"true",
            "Also plan the memory-aware order of remat-schedule and keep the "
            "order that plans better (the IR is reordered only then)">,
-    Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
+    Option<"isolateSearch", "isolate-search", "bool", /*default=*/"true",
+           "Run the ilp solver's CBC search in a forked child killed at the "
+           "time limit; false runs it in this process (for hosts that must "
+           "not fork), where CBC's own limit applies">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write a JSON report of every decision to this file">,
-    Option<"timelinePath", "timeline", "std::string", /*default=*/"\"\"",
+    Option<"timeline", "timeline", "std::string", /*default=*/"\"\"",
            "Write an SVG memory timeline (before/after) to this file">,
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Print a human-readable summary of each graph's plan to stderr">
@@ -197,7 +202,7 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numGraphs", "graphs", "Graphs planned">,
     Statistic<"numReordered", "reordered-graphs",
-              "Graphs kept in the memory-aware order (with reorder)">,
+              "Graphs kept in the memory-aware order (with schedule)">,
     Statistic<"numRecomputed", "recomputations", "Recomputations planned">,
     Statistic<"extraFlops", "extra-flops", "FLOPs added by recomputation">,
     Statistic<"bytesSaved", "bytes-saved", "Peak bytes saved">

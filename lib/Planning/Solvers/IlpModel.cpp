@@ -52,8 +52,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "IlpModel.h"
-#include "DeadlineProcess.h"
-#include "Solvers.h"
+#include "SolverSupport.h"
+
+#include "remat/Support/DeadlineProcess.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -78,6 +79,36 @@ constexpr double kInfinity = 1e30;
 } // namespace
 
 bool IlpModel::build(bool conservative) {
+  measureOps();
+  if (!findLastStages())
+    return false;
+  addStageVariables();
+  addMoveVariables();
+  addFirstComputations(lastStage);
+  preferFewerRecomputations();
+  forbidSavingAcrossBoundary();
+
+  inputBytes = 0;
+  if (options.countInputs)
+    for (ValueId input : program.inputs)
+      inputBytes += program.values[input].bytes;
+  byteScale = 1.0 / std::max<double>(1, budget);
+  bool bounded =
+      options.budgetBytes || options.minimize || budget != UINT64_MAX;
+  for (OpId t = 0; t < program.ops.size(); ++t) {
+    addDependencyRows(t);
+    addKeepingRows(t);
+    if (!bounded)
+      continue;
+    addMemoryAtOp(t);
+    if (!conservative)
+      addMemoryInStage(t);
+    addMemoryEnteringStage(t, conservative);
+  }
+  return true;
+}
+
+void IlpModel::measureOps() {
   size_t n = program.ops.size();
   bytes.assign(n, 0);
   deps.assign(n, {});
@@ -96,12 +127,15 @@ bool IlpModel::build(bool conservative) {
   }
   // Keep objective coefficients in a range CBC handles well.
   flopScale = maxFlops > 1e6 ? 1e6 / double(maxFlops) : 1.0;
+}
 
+bool IlpModel::findLastStages() {
   // The last stage in which op i's result can be read: by an original op, or
   // by a recomputation of a consumer, which can happen up to that consumer's
   // own last stage.
-  std::vector<OpId> lastStage(n, 0);
-  std::vector<bool> output(n, false);
+  size_t n = program.ops.size();
+  lastStage.assign(n, 0);
+  output.assign(n, false);
   for (OpId op = n; op-- > 0;) {
     lastStage[op] = std::max(lastStage[op], op);
     for (ValueId v : program.ops[op].results)
@@ -117,22 +151,27 @@ bool IlpModel::build(bool conservative) {
   size_t estimate = 0;
   for (OpId i = 0; i < n; ++i)
     estimate += 2 * (lastStage[i] - i);
-  if (estimate > kMaxVariables)
-    return false;
+  return estimate <= kMaxVariables;
+}
 
-  for (OpId i = 0; i < n; ++i) {
+void IlpModel::addStageVariables() {
+  for (OpId i = 0; i < program.ops.size(); ++i) {
     const OpInfo &info = program.ops[i];
-    bool recomputable = info.recomputable && !info.mustKeep;
+    bool recomputable = info.canRecompute();
     for (OpId t = i + 1; t <= lastStage[i]; ++t) {
       sIndex[{t, i}] = addVar(0, output[i] ? 1 : 0, 1);
       if (recomputable)
         rIndex[{t, i}] = addVar(double(info.flops) * flopScale, 0, 1);
     }
   }
+}
+
+void IlpModel::addMoveVariables() {
   // Ops that need not run where they stand: materialize drops an original
   // whose readers all read copies (the op moved rather than repeated), so
   // K[t] = 0 lets op t run only as recomputations; the objective counts
   // flops(t) K[t], minus the constant sum of those flops.
+  size_t n = program.ops.size();
   std::vector<bool> read(n, false);
   for (OpId op = 0; op < n; ++op)
     for (OpId dep : deps[op])
@@ -141,232 +180,232 @@ bool IlpModel::build(bool conservative) {
   objectiveOffset = 0;
   for (OpId t = 0; t < n; ++t) {
     const OpInfo &info = program.ops[t];
-    if (!allowMoves || !info.recomputable || info.mustKeep || output[t] ||
-        !read[t] ||
+    if (!allowMoves || !info.canRecompute() || output[t] || !read[t] ||
         info.results.empty())
       continue;
     kIndex[t] = addVar(double(info.flops) * flopScale, 0, 1);
     objectiveOffset += double(info.flops);
   }
-  addFirstComputations(lastStage);
+}
 
+void IlpModel::preferFewerRecomputations() {
   // Tie-break: among plans with the same FLOPs, prefer fewer
   // recomputations (no gratuitous moves). The total stays below half a FLOP,
   // so it never changes which FLOP count is optimal.
-  if (!rIndex.empty()) {
-    double epsilon = 0.4 * flopScale / double(rIndex.size() + 1);
-    for (auto &entry : rIndex)
-      objective[entry.second] += epsilon;
-  }
+  if (rIndex.empty())
+    return;
+  double epsilon = 0.4 * flopScale / double(rIndex.size() + 1);
+  for (auto &entry : rIndex)
+    objective[entry.second] += epsilon;
+}
 
-  // Not saveable across the boundary.
-  if (program.backwardBegin != kNone) {
-    std::vector<bool> notSaveable = notSaveableValues(program);
-    for (OpId i = 0; i < program.backwardBegin && i < n; ++i)
-      for (ValueId v : program.ops[i].results)
-        if (notSaveable[v]) {
-          int s = sVar(program.backwardBegin, i);
-          if (s >= 0)
-            upper[s] = 0;
-        }
-  }
-
-  auto availability = [&](OpId t, OpId i, int rowCol, double rowCoef) {
-    // rowCoef * x_rowCol <= R[t][i] + S[t][i], or 1 <= ... when rowCol < 0.
-    int r = rVar(t, i), s = sVar(t, i);
-    int row = rowCol >= 0 ? addRow(0, kInfinity) : addRow(1, kInfinity);
-    if (rowCol >= 0)
-      triplets.push_back({row, rowCol, -rowCoef});
-    if (r >= 0)
-      triplets.push_back({row, r, 1});
-    if (s >= 0)
-      triplets.push_back({row, s, 1});
-  };
-
-  double inputBytes = 0;
-  if (options.countInputs)
-    for (ValueId input : program.inputs)
-      inputBytes += program.values[input].bytes;
-  double scale = 1.0 / std::max<double>(1, budget);
-
-  for (OpId t = 0; t < n; ++t) {
-    // Dependencies of op t and of every op that may be recomputed here.
-    for (OpId i : deps[t])
-      availability(t, i, kIndex[t], 1);
-    if (kIndex[t] >= 0)
-      if (int s = sVar(t + 1, t); s >= 0) {
-        int row = addRow(0, kInfinity);
-        triplets.push_back({row, kIndex[t], 1});
-        triplets.push_back({row, s, -1});
+void IlpModel::forbidSavingAcrossBoundary() {
+  if (program.backwardBegin == kNone)
+    return;
+  std::vector<bool> notSaveable = notSaveableValues(program);
+  for (OpId i = 0; i < program.backwardBegin && i < program.ops.size(); ++i)
+    for (ValueId v : program.ops[i].results)
+      if (notSaveable[v]) {
+        int s = sVar(program.backwardBegin, i);
+        if (s >= 0)
+          upper[s] = 0;
       }
-    for (OpId j = 0; j < t; ++j) {
-      int rj = rVar(t, j);
-      if (rj < 0)
-        continue;
-      for (OpId i : deps[j])
-        availability(t, i, rj, 1);
-    }
-    // Keeping.
-    for (OpId i = 0; i + 1 < t; ++i) {
-      int s = sVar(t, i);
-      if (s < 0)
-        continue;
+}
+
+void IlpModel::addAvailability(OpId t, OpId i, int rowCol, double rowCoef) {
+  // rowCoef * x_rowCol <= R[t][i] + S[t][i], or 1 <= ... when rowCol < 0.
+  int r = rVar(t, i), s = sVar(t, i);
+  int row = rowCol >= 0 ? addRow(0, kInfinity) : addRow(1, kInfinity);
+  if (rowCol >= 0)
+    triplets.push_back({row, rowCol, -rowCoef});
+  if (r >= 0)
+    triplets.push_back({row, r, 1});
+  if (s >= 0)
+    triplets.push_back({row, s, 1});
+}
+
+void IlpModel::addDependencyRows(OpId t) {
+  // Dependencies of op t and of every op that may be recomputed here.
+  for (OpId i : deps[t])
+    addAvailability(t, i, kIndex[t], 1);
+  if (kIndex[t] >= 0)
+    if (int s = sVar(t + 1, t); s >= 0) {
       int row = addRow(0, kInfinity);
+      triplets.push_back({row, kIndex[t], 1});
       triplets.push_back({row, s, -1});
-      if (int prev = sVar(t - 1, i); prev >= 0)
-        triplets.push_back({row, prev, 1});
-      if (int r = rVar(t - 1, i); r >= 0)
-        triplets.push_back({row, r, 1});
     }
-    if (!options.budgetBytes && !options.minimize && budget == UINT64_MAX)
+  for (OpId j = 0; j < t; ++j) {
+    int rj = rVar(t, j);
+    if (rj < 0)
       continue;
+    for (OpId i : deps[j])
+      addAvailability(t, i, rj, 1);
+  }
+}
 
-    // Memory at op t.
-    int k = kIndex[t];
-    double fixed = inputBytes;
-    if (k < 0) {
-      fixed += program.ops[t].scratchBytes() + bytes[t];
-      for (OpId i : deps[t])
-        fixed += bytes[i];
-    }
-    {
-      int row = addRow(-kInfinity, (double(budget) - fixed) * scale);
-      if (k >= 0) {
-        // Op t's own bytes while it runs; each operand when op t runs or when
-        // it is kept past it: L >= K[t], L >= S[t+1][i].
-        triplets.push_back(
-            {row, k, double(bytes[t] + program.ops[t].scratchBytes()) * scale});
-        for (OpId i : deps[t]) {
-          if (bytes[i] == 0)
-            continue;
-          int l = addVar(0, 0, 1);
-          continuous.push_back(l);
-          triplets.push_back({row, l, double(bytes[i]) * scale});
-          int r1 = addRow(0, kInfinity);
-          triplets.push_back({r1, l, 1});
-          triplets.push_back({r1, k, -1});
-          if (int s = sVar(t + 1, i); s >= 0) {
-            int r2 = addRow(0, kInfinity);
-            triplets.push_back({r2, l, 1});
-            triplets.push_back({r2, s, -1});
-          }
-        }
-      }
-      for (OpId i = 0; i <= t && t + 1 < n; ++i) {
-        if (i == t || llvm::is_contained(deps[t], i))
-          continue;
-        if (int s = sVar(t + 1, i); s >= 0 && bytes[i] > 0)
-          triplets.push_back({row, s, double(bytes[i]) * scale});
-      }
-      if (t + 1 == n) {
-        // Outputs that op t does not touch stay live.
-        double outputs = 0;
-        for (OpId i = 0; i < t; ++i)
-          if (output[i] && !llvm::is_contained(deps[t], i))
-            outputs += bytes[i];
-        rowUpper[row] -= outputs * scale;
-      }
-    }
-    // Memory at the recomputed ops of stage t (lower bounds, valid for
-    // every plan): at recomputed op j, its operands and result, every value
-    // kept into and out of the stage without being recomputed in it
-    // (Q >= S[t][i] + S[t+1][i] - 1 - R[t][i]: the same version, live
-    // throughout), and every copy made earlier in the stage that is kept out
-    // of it (P >= R[t][i] + S[t+1][i] - 1). W and the prefix sums PP share
-    // the sums between the ops of the stage.
-    if (!conservative) {
-      int w = addVar(0, 0, kInfinity);
-      continuous.push_back(w);
-      int wRow = addRow(0, kInfinity);
-      triplets.push_back({wRow, w, 1});
-      std::vector<int> q(t, -1), pVar(t, -1);
-      for (OpId i = 0; i < t; ++i) {
-        if (bytes[i] == 0)
-          continue;
-        // Still needed after the stage's recomputations: kept out of the
-        // stage, or read by op t itself.
-        bool readByT = llvm::is_contained(deps[t], i);
-        int sIn = sVar(t, i), sOut = t + 1 < n ? sVar(t + 1, i) : -1;
-        int r = rVar(t, i);
-        if (sOut < 0 && !readByT)
-          continue;
-        if (sIn >= 0) {
-          q[i] = addVar(0, 0, 1);
-          continuous.push_back(q[i]);
-          int row = addRow(readByT ? 0 : -1, kInfinity);
-          triplets.push_back({row, q[i], 1});
-          triplets.push_back({row, sIn, -1});
-          if (!readByT)
-            triplets.push_back({row, sOut, -1});
-          if (r >= 0)
-            triplets.push_back({row, r, 1});
-          triplets.push_back({wRow, q[i], -double(bytes[i]) * scale});
-        }
-        if (r >= 0) {
-          pVar[i] = addVar(0, 0, 1);
-          continuous.push_back(pVar[i]);
-          int row = addRow(readByT ? 0 : -1, kInfinity);
-          triplets.push_back({row, pVar[i], 1});
-          triplets.push_back({row, r, -1});
-          if (!readByT)
-            triplets.push_back({row, sOut, -1});
-        }
-      }
-      int prefix = -1; // PP: sum of b_i P[t][i] over i < j
-      for (OpId j = 0; j < t; ++j) {
-        int rj = rVar(t, j);
-        if (rj >= 0) {
-          double own = double(bytes[j] + program.ops[j].scratchBytes());
-          for (OpId i : deps[j])
-            own += bytes[i];
-          int row =
-              addRow(-kInfinity, double(budget) * scale - inputBytes * scale);
-          triplets.push_back({row, rj, own * scale});
-          triplets.push_back({row, w, 1});
-          if (prefix >= 0)
-            triplets.push_back({row, prefix, 1});
-          for (OpId i : deps[j]) {
-            if (i < t && q[i] >= 0)
-              triplets.push_back({row, q[i], -double(bytes[i]) * scale});
-            if (i < t && pVar[i] >= 0)
-              triplets.push_back({row, pVar[i], -double(bytes[i]) * scale});
-          }
-          if (q[j] >= 0)
-            triplets.push_back({row, q[j], -double(bytes[j]) * scale});
-        }
-        if (pVar[j] >= 0) {
-          int next = addVar(0, 0, kInfinity);
-          continuous.push_back(next);
-          int row = addRow(0, kInfinity);
-          triplets.push_back({row, next, 1});
-          if (prefix >= 0)
-            triplets.push_back({row, prefix, -1});
-          triplets.push_back({row, pVar[j], -double(bytes[j]) * scale});
-          prefix = next;
-        }
-      }
-    }
-    // Entering stage t, or (conservative) the whole stage.
-    {
-      double stageFixed = inputBytes;
-      double own = double(bytes[t] + program.ops[t].scratchBytes());
-      if (conservative && k < 0)
-        stageFixed += own;
-      int row = addRow(-kInfinity, (double(budget) - stageFixed) * scale);
-      if (conservative && k >= 0)
-        triplets.push_back({row, k, own * scale});
-      for (OpId i = 0; i < t; ++i) {
-        if (bytes[i] == 0)
-          continue;
-        if (int s = sVar(t, i); s >= 0)
-          triplets.push_back({row, s, double(bytes[i]) * scale});
-        if (conservative)
-          if (int r = rVar(t, i); r >= 0)
-            triplets.push_back({row, r, double(bytes[i]) * scale});
+void IlpModel::addKeepingRows(OpId t) {
+  for (OpId i = 0; i + 1 < t; ++i) {
+    int s = sVar(t, i);
+    if (s < 0)
+      continue;
+    int row = addRow(0, kInfinity);
+    triplets.push_back({row, s, -1});
+    if (int prev = sVar(t - 1, i); prev >= 0)
+      triplets.push_back({row, prev, 1});
+    if (int r = rVar(t - 1, i); r >= 0)
+      triplets.push_back({row, r, 1});
+  }
+}
+
+void IlpModel::addMemoryAtOp(OpId t) {
+  size_t n = program.ops.size();
+  double scale = byteScale;
+  int k = kIndex[t];
+  double fixed = inputBytes;
+  if (k < 0) {
+    fixed += program.ops[t].scratchBytes() + bytes[t];
+    for (OpId i : deps[t])
+      fixed += bytes[i];
+  }
+  int row = addRow(-kInfinity, (double(budget) - fixed) * scale);
+  if (k >= 0) {
+    // Op t's own bytes while it runs; each operand when op t runs or when
+    // it is kept past it: L >= K[t], L >= S[t+1][i].
+    triplets.push_back(
+        {row, k, double(bytes[t] + program.ops[t].scratchBytes()) * scale});
+    for (OpId i : deps[t]) {
+      if (bytes[i] == 0)
+        continue;
+      int l = addVar(0, 0, 1);
+      continuous.push_back(l);
+      triplets.push_back({row, l, double(bytes[i]) * scale});
+      int r1 = addRow(0, kInfinity);
+      triplets.push_back({r1, l, 1});
+      triplets.push_back({r1, k, -1});
+      if (int s = sVar(t + 1, i); s >= 0) {
+        int r2 = addRow(0, kInfinity);
+        triplets.push_back({r2, l, 1});
+        triplets.push_back({r2, s, -1});
       }
     }
   }
-  return true;
+  for (OpId i = 0; i <= t && t + 1 < n; ++i) {
+    if (i == t || llvm::is_contained(deps[t], i))
+      continue;
+    if (int s = sVar(t + 1, i); s >= 0 && bytes[i] > 0)
+      triplets.push_back({row, s, double(bytes[i]) * scale});
+  }
+  if (t + 1 == n) {
+    // Outputs that op t does not touch stay live.
+    double outputs = 0;
+    for (OpId i = 0; i < t; ++i)
+      if (output[i] && !llvm::is_contained(deps[t], i))
+        outputs += bytes[i];
+    rowUpper[row] -= outputs * scale;
+  }
+}
+
+void IlpModel::addMemoryInStage(OpId t) {
+  // Memory at the recomputed ops of stage t (lower bounds, valid for
+  // every plan): at recomputed op j, its operands and result, every value
+  // kept into and out of the stage without being recomputed in it
+  // (Q >= S[t][i] + S[t+1][i] - 1 - R[t][i]: the same version, live
+  // throughout), and every copy made earlier in the stage that is kept out
+  // of it (P >= R[t][i] + S[t+1][i] - 1). W and the prefix sums PP share
+  // the sums between the ops of the stage.
+  size_t n = program.ops.size();
+  double scale = byteScale;
+  int w = addVar(0, 0, kInfinity);
+  continuous.push_back(w);
+  int wRow = addRow(0, kInfinity);
+  triplets.push_back({wRow, w, 1});
+  std::vector<int> q(t, -1), pVar(t, -1);
+  for (OpId i = 0; i < t; ++i) {
+    if (bytes[i] == 0)
+      continue;
+    // Still needed after the stage's recomputations: kept out of the
+    // stage, or read by op t itself.
+    bool readByT = llvm::is_contained(deps[t], i);
+    int sIn = sVar(t, i), sOut = t + 1 < n ? sVar(t + 1, i) : -1;
+    int r = rVar(t, i);
+    if (sOut < 0 && !readByT)
+      continue;
+    if (sIn >= 0) {
+      q[i] = addVar(0, 0, 1);
+      continuous.push_back(q[i]);
+      int row = addRow(readByT ? 0 : -1, kInfinity);
+      triplets.push_back({row, q[i], 1});
+      triplets.push_back({row, sIn, -1});
+      if (!readByT)
+        triplets.push_back({row, sOut, -1});
+      if (r >= 0)
+        triplets.push_back({row, r, 1});
+      triplets.push_back({wRow, q[i], -double(bytes[i]) * scale});
+    }
+    if (r >= 0) {
+      pVar[i] = addVar(0, 0, 1);
+      continuous.push_back(pVar[i]);
+      int row = addRow(readByT ? 0 : -1, kInfinity);
+      triplets.push_back({row, pVar[i], 1});
+      triplets.push_back({row, r, -1});
+      if (!readByT)
+        triplets.push_back({row, sOut, -1});
+    }
+  }
+  int prefix = -1; // PP: sum of b_i P[t][i] over i < j
+  for (OpId j = 0; j < t; ++j) {
+    int rj = rVar(t, j);
+    if (rj >= 0) {
+      double own = double(bytes[j] + program.ops[j].scratchBytes());
+      for (OpId i : deps[j])
+        own += bytes[i];
+      int row = addRow(-kInfinity, double(budget) * scale - inputBytes * scale);
+      triplets.push_back({row, rj, own * scale});
+      triplets.push_back({row, w, 1});
+      if (prefix >= 0)
+        triplets.push_back({row, prefix, 1});
+      for (OpId i : deps[j]) {
+        if (i < t && q[i] >= 0)
+          triplets.push_back({row, q[i], -double(bytes[i]) * scale});
+        if (i < t && pVar[i] >= 0)
+          triplets.push_back({row, pVar[i], -double(bytes[i]) * scale});
+      }
+      if (q[j] >= 0)
+        triplets.push_back({row, q[j], -double(bytes[j]) * scale});
+    }
+    if (pVar[j] >= 0) {
+      int next = addVar(0, 0, kInfinity);
+      continuous.push_back(next);
+      int row = addRow(0, kInfinity);
+      triplets.push_back({row, next, 1});
+      if (prefix >= 0)
+        triplets.push_back({row, prefix, -1});
+      triplets.push_back({row, pVar[j], -double(bytes[j]) * scale});
+      prefix = next;
+    }
+  }
+}
+
+void IlpModel::addMemoryEnteringStage(OpId t, bool conservative) {
+  // Entering stage t, or (conservative) the whole stage.
+  double scale = byteScale;
+  int k = kIndex[t];
+  double stageFixed = inputBytes;
+  double own = double(bytes[t] + program.ops[t].scratchBytes());
+  if (conservative && k < 0)
+    stageFixed += own;
+  int row = addRow(-kInfinity, (double(budget) - stageFixed) * scale);
+  if (conservative && k >= 0)
+    triplets.push_back({row, k, own * scale});
+  for (OpId i = 0; i < t; ++i) {
+    if (bytes[i] == 0)
+      continue;
+    if (int s = sVar(t, i); s >= 0)
+      triplets.push_back({row, s, double(bytes[i]) * scale});
+    if (conservative)
+      if (int r = rVar(t, i); r >= 0)
+        triplets.push_back({row, r, double(bytes[i]) * scale});
+  }
 }
 
 // Why moves need more than K: with K[i] = 1/2 and R[u][i] = 1/2 at i's
@@ -574,7 +613,10 @@ bool IlpModel::solve(double cutoffFlops,
     return answer.serialize();
   };
 
-  DeadlineResult run = runBeforeDeadline(deadline, runCbc);
+  DeadlineResult run = runBeforeDeadline(
+      deadline, runCbc,
+      options.isolateSearch ? DeadlineIsolation::ChildProcess
+                            : DeadlineIsolation::ThisProcess);
   CbcAnswer answer;
   if (run.outcome != DeadlineOutcome::Finished ||
       !answer.deserialize(run.bytes) ||
@@ -761,7 +803,7 @@ bool IlpModel::boundIsValid(const Program &program) {
     bool movableOutput = llvm::any_of(op.results, [&](ValueId v) {
       return program.values[v].isOutput && read[v];
     });
-    if (movableOutput && op.recomputable && !op.mustKeep)
+    if (movableOutput && op.canRecompute())
       return false;
   }
   return true;

@@ -24,7 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "remat/Planning/Generators.h"
+#include "remat/Planning/Testing/Generators.h"
 
 #include <algorithm>
 #include <cmath>

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DeadlineProcess.h"
+#include "remat/Support/DeadlineProcess.h"
 
 #include <cerrno>
 #include <csignal>
@@ -46,7 +46,8 @@ int millisecondsLeft(std::chrono::steady_clock::time_point deadline) {
 
 DeadlineResult
 remat::runBeforeDeadline(std::chrono::steady_clock::time_point deadline,
-                         llvm::function_ref<std::string()> work) {
+                         llvm::function_ref<std::string()> work,
+                         DeadlineIsolation isolation) {
   DeadlineResult result;
   if (millisecondsLeft(deadline) == 0) {
     result.outcome = DeadlineOutcome::TimedOut;
@@ -54,7 +55,7 @@ remat::runBeforeDeadline(std::chrono::steady_clock::time_point deadline,
   }
   int fds[2];
   pid_t child = -1;
-  if (::pipe(fds) == 0) {
+  if (isolation == DeadlineIsolation::ChildProcess && ::pipe(fds) == 0) {
     child = ::fork();
     if (child < 0) {
       ::close(fds[0]);

@@ -30,7 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ChainSchedule.h"
-#include "Solvers.h"
+#include "SolverSupport.h"
 
 #include "remat/Planning/MemoryProfile.h"
 
@@ -69,7 +69,7 @@ std::optional<ChainModel> remat::buildChainModel(const Program &program,
     model.values[p] = v;
     model.flops[p] = double(op.flops);
     model.scratch[p] = double(op.scratchBytes());
-    model.pinned[p] = !op.recomputable || op.mustKeep || value.isOutput ||
+    model.pinned[p] = !op.canRecompute() || value.isOutput ||
                       value.bytes < options.minRematBytes;
     model.banned[p] = notSaveable[v];
     positionOf[v] = p;

@@ -35,7 +35,8 @@ public:
   bool build(bool conservative);
   /// Gives CBC `plan` (which must meet the budget) as its starting solution.
   void setStart(const Plan &plan);
-  /// Solves, in a child process killed at `deadline`; fills the solution.
+  /// Solves, in a child process killed at `deadline` (in this process
+  /// without options.isolateSearch); fills the solution.
   /// Returns false when CBC found no solution (or was killed: `timedOut`).
   bool solve(double cutoffFlops,
              std::chrono::steady_clock::time_point deadline);
@@ -84,6 +85,30 @@ private:
   }
   void addFirstComputations(const std::vector<OpId> &lastStage);
 
+  // The steps of build, in the order they add columns and rows: the order
+  // CBC sees them in.
+  /// Result bytes, dependencies and the objective's scale.
+  void measureOps();
+  /// lastStage and output; false when the MIP would be too large.
+  bool findLastStages();
+  /// S[t][i] (kept) and R[t][i] (recomputed) for the stages i may be read in.
+  void addStageVariables();
+  /// K[t]: op t runs at its own place (moves).
+  void addMoveVariables();
+  void preferFewerRecomputations();
+  void forbidSavingAcrossBoundary();
+  /// rowCoef * x_rowCol <= R[t][i] + S[t][i] (1 <= ... when rowCol < 0).
+  void addAvailability(OpId t, OpId i, int rowCol, double rowCoef);
+  /// What op t and the ops recomputed in stage t read is available.
+  void addDependencyRows(OpId t);
+  /// A value kept into stage t was kept or recomputed in stage t - 1.
+  void addKeepingRows(OpId t);
+  /// The budget at op t, at the recomputed ops of stage t (relaxed model
+  /// only), and entering stage t (the whole stage when conservative).
+  void addMemoryAtOp(OpId t);
+  void addMemoryInStage(OpId t);
+  void addMemoryEnteringStage(OpId t, bool conservative);
+
   const Program &program;
   const SolverOptions &options;
   uint64_t budget;
@@ -92,6 +117,13 @@ private:
 
   std::vector<uint64_t> bytes;
   std::vector<std::vector<OpId>> deps;
+  /// The last stage op i's result can be read in, and whether it is an
+  /// output.
+  std::vector<OpId> lastStage;
+  std::vector<bool> output;
+  /// Counted inputs' bytes, and the scale of every memory row (1 / budget).
+  double inputBytes = 0;
+  double byteScale = 1;
   std::map<std::pair<OpId, OpId>, int> rIndex, sIndex;
   std::vector<int> kIndex;
   /// cIndex[i][t - i]: C[t][i], op i has run in some stage <= t (the first

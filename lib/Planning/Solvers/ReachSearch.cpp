@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Solvers.h"
+#include "SolverSupport.h"
 
 #include "remat/Planning/MemoryProfile.h"
 
@@ -168,7 +168,7 @@ ReachSearch::move(const Evaluated &state, OpId position, ValueId live,
   const ValueInfo &info = program.values[live];
   ValueId origin = info.origin == kNone ? live : info.origin;
   OpId def = base.values[origin].def;
-  if (def == kNone || !base.ops[def].recomputable || base.ops[def].mustKeep ||
+  if (!base.canRecompute(def) ||
       base.values[origin].bytes < options.minRematBytes)
     return std::nullopt;
 
@@ -223,7 +223,7 @@ ReachSearch::move(const Evaluated &state, OpId position, ValueId live,
           liveVersionAt(operand))
         continue;
       const OpInfo &op = base.ops[producer];
-      if (op.recomputable && !op.mustKeep && level[i] < depth &&
+      if (op.canRecompute() && level[i] < depth &&
           chain.size() < kMaxChainOps) {
         chain.push_back(producer);
         level.push_back(level[i] + 1);

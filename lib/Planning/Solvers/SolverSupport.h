@@ -1,39 +1,48 @@
-//===- Solvers.h - Solver implementations and shared helpers ----*- C++ -*-===//
+//===- SolverSupport.h - What every solver builds on -------------*- C++ -*-===//
 //
-// Private to lib/Planning: the registry in SolverRegistry.cpp creates the
-// solvers declared here.
+// Private to lib/Planning. A solver is one file listed in
+// REMAT_SOLVER_SOURCES (lib/Planning/CMakeLists.txt) that defines
+// `solversOf<FileStem>()`: the registry (SolverRegistry.cpp) lists the
+// solvers of those files in that order. Solvers that build on another ask
+// createSolver for it by name. Shared here: the not-saveable derivation and
+// plan evaluation (SolverSupport.cpp), and the engines several solvers use.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef REMAT_LIB_PLANNING_SOLVERS_H
-#define REMAT_LIB_PLANNING_SOLVERS_H
+#ifndef REMAT_LIB_PLANNING_SOLVERSUPPORT_H
+#define REMAT_LIB_PLANNING_SOLVERSUPPORT_H
 
 #include "remat/Planning/Solver.h"
 
 #include <chrono>
+#include <memory>
 #include <optional>
+#include <vector>
 
 namespace remat {
 
-/// The cost-aware greedy solver (GreedySolver.cpp).
-std::unique_ptr<Solver> createGreedySolver();
-/// What `solver=greedy` runs: greedy, then the local search of
-/// ReachSearch.cpp where greedy misses the budget or under `min`
-/// (SolverRegistry.cpp).
-std::unique_ptr<Solver> createDefaultSolver();
-/// Baselines (Baselines.cpp): keep only inputs, Chen et al.'s sqrt(n)
-/// checkpoints, XLA's memory-only single-op rule.
-std::unique_ptr<Solver> createCheckpointAllSolver();
-std::unique_ptr<Solver> createSqrtNSolver();
-std::unique_ptr<Solver> createXlaSolver();
-/// The exact MIP solver (IlpSolver.cpp, COIN-OR CBC).
-std::unique_ptr<Solver> createIlpSolver();
-/// The chain solver (ChainSolver.cpp; its dynamic program: ChainSchedule.cpp).
-std::unique_ptr<Solver> createChainSolver();
+/// A solver's entry in the registry: its name (the `solver` option) and
+/// how to make one.
+struct SolverRegistration {
+  const char *name;
+  std::unique_ptr<Solver> (*create)();
+};
 
-/// Forward results of mustRecompute ops (and forward views of them) that the
-/// forward part reads and the backward part reads too: they must not stay
-/// live across the boundary (see GreedySolver.cpp). Indexed by ValueId.
+template <typename SolverT>
+std::unique_ptr<Solver> makeSolver() {
+  return std::make_unique<SolverT>();
+}
+
+/// The cost-aware greedy solver alone (GreedySolver.cpp); `solver=greedy`
+/// runs it followed by the local search (GreedySearchSolver.cpp).
+std::unique_ptr<Solver> createGreedySolver();
+
+/// Forward results of mustRecompute ops, and forward views of them, that a
+/// plan may recompute: a policy forbids keeping them across the boundary.
+/// Indexed by ValueId.
+std::vector<bool> unsaveableByPolicy(const Program &program);
+/// Of those, the ones the forward part reads and the backward part reads
+/// too: they must not stay live across the boundary (see GreedySolver.cpp).
 std::vector<bool> notSaveableValues(const Program &program);
 
 /// Turns "recompute these values once, each by re-executing its defining op"
@@ -83,4 +92,4 @@ SolverResult evaluatePlan(const Program &program, Plan plan,
 
 } // namespace remat
 
-#endif // REMAT_LIB_PLANNING_SOLVERS_H
+#endif // REMAT_LIB_PLANNING_SOLVERSUPPORT_H

@@ -25,7 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Solvers.h"
+#include "SolverSupport.h"
 
 #include "remat/Planning/MemoryProfile.h"
 
@@ -38,34 +38,6 @@
 #include <cmath>
 
 using namespace remat;
-
-std::vector<bool> remat::notSaveableValues(const Program &program) {
-  std::vector<bool> result(program.values.size(), false);
-  OpId boundary = program.backwardBegin;
-  if (boundary == kNone)
-    return result;
-  auto canRecompute = [&](OpId op) {
-    return program.ops[op].recomputable && !program.ops[op].mustKeep;
-  };
-  std::vector<bool> forwardUse(program.values.size(), false);
-  std::vector<bool> backwardUse(program.values.size(), false);
-  for (OpId op = 0; op < program.ops.size(); ++op)
-    for (ValueId operand : program.ops[op].operands) {
-      if (op < boundary)
-        forwardUse[program.rootOf(operand)] = true;
-      else
-        backwardUse[operand] = true;
-    }
-  for (OpId op = 0; op < boundary && op < program.ops.size(); ++op)
-    for (ValueId v : program.ops[op].results) {
-      ValueId root = program.rootOf(v);
-      OpId owner = root == v ? op : program.values[root].def;
-      result[v] = owner != kNone && owner < boundary &&
-                  program.ops[owner].mustRecompute && canRecompute(owner) &&
-                  canRecompute(op) && forwardUse[root] && backwardUse[v];
-    }
-  return result;
-}
 
 Plan remat::planFromRecomputeSet(const Program &program,
                                  const std::vector<bool> &recompute) {
@@ -148,11 +120,6 @@ Plan remat::checkpointPlan(const Program &program,
 
 namespace {
 
-bool canRecomputeOp(const Program &program, OpId op) {
-  return op != kNone && program.ops[op].recomputable &&
-         !program.ops[op].mustKeep;
-}
-
 /// Whether the baseline may leave the program alone: it fits and no policy
 /// asks for anything.
 bool fitsAsIs(const Program &program, const SolverOptions &options) {
@@ -176,7 +143,7 @@ std::vector<ValueId> residuals(const Program &program,
       const ValueInfo &info = program.values[operand];
       if (seen[operand] || info.def == kNone ||
           info.def >= program.backwardBegin || info.isOutput ||
-          !canRecomputeOp(program, info.def) ||
+          !program.canRecompute(info.def) ||
           program.values[program.rootOf(operand)].bytes <
               options.minRematBytes)
         continue;
@@ -251,7 +218,7 @@ public:
               isResidual[operand] && operand < residual &&
               firstBackwardUse[operand] == firstBackwardUse[residual];
           if (def == kNone || mark[def] == stamp || copiedAlready ||
-              !canRecomputeOp(program, def) ||
+              !program.canRecompute(def) ||
               program.values[operand].isOutput)
             continue;
           mark[def] = stamp;
@@ -306,7 +273,7 @@ public:
     for (ValueId v = 0; v < program.values.size(); ++v) {
       const ValueInfo &info = program.values[v];
       if (info.def == kNone || info.def >= boundary || info.isOutput ||
-          !canRecomputeOp(program, info.def))
+          !program.canRecompute(info.def))
         keep[v] = true;
     }
 
@@ -393,7 +360,7 @@ SolverResult XlaSolver::solve(const Program &base,
       ValueId value = info.origin;
       OpId def = base.values[value].def;
       OpId use = nextUse[live];
-      if (!canRecomputeOp(base, def) || use == kNone ||
+      if (!base.canRecompute(def) || use == kNone ||
           current.map.isCopy[use])
         continue;
       // Single op: its operands, as the copy would read them, must still be
@@ -449,12 +416,11 @@ SolverResult XlaSolver::solve(const Program &base,
 
 } // namespace
 
-std::unique_ptr<Solver> remat::createCheckpointAllSolver() {
-  return std::make_unique<CheckpointAllSolver>();
+namespace remat {
+/// The solvers of this file, in the registry's order (SolverSupport.h).
+std::vector<SolverRegistration> solversOfBaselines() {
+  return {{"checkpoint-all", makeSolver<CheckpointAllSolver>},
+          {"sqrt-n", makeSolver<SqrtNSolver>},
+          {"xla", makeSolver<XlaSolver>}};
 }
-std::unique_ptr<Solver> remat::createSqrtNSolver() {
-  return std::make_unique<SqrtNSolver>();
-}
-std::unique_ptr<Solver> remat::createXlaSolver() {
-  return std::make_unique<XlaSolver>();
-}
+} // namespace remat

@@ -26,7 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IlpModel.h"
-#include "Solvers.h"
+#include "SolverSupport.h"
 
 #include "remat/Planning/MemoryProfile.h"
 
@@ -74,12 +74,12 @@ SolverResult IlpSolver::solve(const Program &program,
           std::chrono::duration<double>(options.timeLimitSeconds / 3));
   std::vector<SolverResult> incumbents;
   std::vector<std::unique_ptr<Solver>> heuristics;
-  heuristics.push_back(createDefaultSolver());
+  heuristics.push_back(createSolver("greedy"));
   if (program.ops.size() <= 5000) {
-    heuristics.push_back(createChainSolver());
-    heuristics.push_back(createXlaSolver());
-    heuristics.push_back(createSqrtNSolver());
-    heuristics.push_back(createCheckpointAllSolver());
+    heuristics.push_back(createSolver("chain"));
+    heuristics.push_back(createSolver("xla"));
+    heuristics.push_back(createSolver("sqrt-n"));
+    heuristics.push_back(createSolver("checkpoint-all"));
   }
   for (auto &solver : heuristics) {
     double left = std::chrono::duration<double>(
@@ -273,6 +273,9 @@ SolverResult IlpSolver::solve(const Program &program,
 
 } // namespace
 
-std::unique_ptr<Solver> remat::createIlpSolver() {
-  return std::make_unique<IlpSolver>();
+namespace remat {
+/// The solvers of this file, in the registry's order (SolverSupport.h).
+std::vector<SolverRegistration> solversOfIlpSolver() {
+  return {{"ilp", makeSolver<IlpSolver>}};
 }
+} // namespace remat

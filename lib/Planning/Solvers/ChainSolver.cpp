@@ -21,7 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ChainSchedule.h"
-#include "Solvers.h"
+#include "SolverSupport.h"
 
 #include <algorithm>
 #include <chrono>
@@ -120,7 +120,7 @@ void considerOneLevel(const Program &program, const std::vector<OpId> &chain,
     ValueId v = op.results[0];
     bytes[p] = double(program.values[v].bytes);
     flops[p] = double(op.flops);
-    forced[p] = !op.recomputable || op.mustKeep || program.values[v].isOutput;
+    forced[p] = !op.canRecompute() || program.values[v].isOutput;
     banned[p] = notSaveable[v];
   }
   std::vector<bool> baseKeep(program.values.size(), false);
@@ -237,7 +237,7 @@ SolverResult ChainSolver::solve(const Program &program,
                                 const SolverOptions &options) {
   std::vector<OpId> chain = forwardChain(program);
   if (chain.empty()) {
-    SolverResult result = createDefaultSolver()->solve(program, options);
+    SolverResult result = createSolver("greedy")->solve(program, options);
     result.note = "chain: the forward part is not a chain; used the greedy "
                   "solver";
     return result;
@@ -275,7 +275,7 @@ SolverResult ChainSolver::solve(const Program &program,
       0.05, std::chrono::duration<double>(deadline -
                                           std::chrono::steady_clock::now())
                 .count());
-  candidates.consider(createDefaultSolver()->solve(program, rest));
+  candidates.consider(createSolver("greedy")->solve(program, rest));
   SolverResult best = candidates.get();
   // Moves that gain nothing (an activation no backward op needs early)
   // are dropped; the FLOPs do not change.
@@ -295,6 +295,9 @@ SolverResult ChainSolver::solve(const Program &program,
 
 } // namespace
 
-std::unique_ptr<Solver> remat::createChainSolver() {
-  return std::make_unique<ChainSolver>();
+namespace remat {
+/// The solvers of this file, in the registry's order (SolverSupport.h).
+std::vector<SolverRegistration> solversOfChainSolver() {
+  return {{"chain", makeSolver<ChainSolver>}};
 }
+} // namespace remat

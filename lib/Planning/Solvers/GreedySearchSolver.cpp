@@ -1,35 +1,16 @@
-//===- SolverRegistry.cpp - Solvers by name -------------------------------===//
-//
-// The registry behind createSolver, the "none" baseline solver, and the
-// result bookkeeping every solver shares.
-//
-//===----------------------------------------------------------------------===//
+//===- GreedySearchSolver.cpp - solver=greedy: greedy, then local search --===//
 
-#include "Solvers.h"
-
-#include "remat/Planning/MemoryProfile.h"
+#include "SolverSupport.h"
 
 #include "llvm/ADT/STLExtras.h"
-
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <chrono>
-#include <limits>
 
 using namespace remat;
 
 namespace {
-
-/// Recomputes nothing: reports the peak of the program as it is.
-class NoneSolver : public Solver {
-public:
-  std::string name() const override { return "none"; }
-  SolverResult solve(const Program &program,
-                     const SolverOptions &options) override {
-    return evaluatePlan(program, Plan(), options);
-  }
-};
 
 /// The default solver: greedy, then, when greedy misses the budget (or
 /// under `min`, below greedy's least peak), the local search of
@@ -140,89 +121,9 @@ private:
 
 } // namespace
 
-std::unique_ptr<Solver> remat::createDefaultSolver() {
-  return std::make_unique<GreedySearchSolver>();
+namespace remat {
+/// The solvers of this file, in the registry's order (SolverSupport.h).
+std::vector<SolverRegistration> solversOfGreedySearchSolver() {
+  return {{"greedy", makeSolver<GreedySearchSolver>}};
 }
-
-namespace {
-
-struct SolverEntry {
-  const char *name;
-  std::unique_ptr<Solver> (*create)();
-};
-
-std::unique_ptr<Solver> createNoneSolver() {
-  return std::make_unique<NoneSolver>();
-}
-
-/// The first entry is the default solver.
-const SolverEntry kSolvers[] = {
-    {"greedy", createDefaultSolver},
-    {"ilp", createIlpSolver},
-    {"chain", createChainSolver},
-    {"checkpoint-all", createCheckpointAllSolver},
-    {"sqrt-n", createSqrtNSolver},
-    {"xla", createXlaSolver},
-    {"none", createNoneSolver},
-};
-
-} // namespace
-
-SolverResult remat::evaluatePlan(const Program &program, Plan plan,
-                                 const SolverOptions &options) {
-  SolverResult result;
-  dropOverwrittenReads(program, plan);
-  dropUnreadRecomputes(program, plan);
-  plan = shareRecomputedCopies(program, std::move(plan));
-  // A piece whose readers a later copy of the same value serves is unread;
-  // a split chain may have left an in-place write outside the piece that
-  // creates its buffer.
-  dropOverwrittenReads(program, plan);
-  dropUnreadRecomputes(program, plan);
-  Program planned = materialize(program, plan);
-  result.peakBytes =
-      computeMemoryProfile(planned, options.countInputs).peakBytes;
-  // What the planned step executes beyond the original: chain ops, minus
-  // originals the plan moved rather than repeated.
-  // Summed in 128 bits so that ops of 2^63 FLOPs cannot wrap a costly plan
-  // into a free one; the difference saturates at 2^64-1.
-  unsigned __int128 before = 0, after = 0;
-  for (const OpInfo &op : program.ops)
-    before += op.flops;
-  for (const OpInfo &op : planned.ops)
-    after += op.flops;
-  unsigned __int128 extra = after > before ? after - before : 0;
-  result.extraFlops = extra > std::numeric_limits<uint64_t>::max()
-                          ? std::numeric_limits<uint64_t>::max()
-                          : static_cast<uint64_t>(extra);
-  result.feasible = options.minimize || !options.budgetBytes ||
-                    result.peakBytes <= *options.budgetBytes;
-  result.plan = std::move(plan);
-  return result;
-}
-
-bool remat::isBetterResult(const SolverResult &a, const SolverResult &b,
-                           const SolverOptions &options) {
-  if (a.feasible != b.feasible)
-    return a.feasible;
-  if ((options.minimize || !a.feasible) && a.peakBytes != b.peakBytes)
-    return a.peakBytes < b.peakBytes;
-  return a.extraFlops < b.extraFlops;
-}
-
-std::unique_ptr<Solver> remat::createSolver(const std::string &name) {
-  for (const SolverEntry &entry : kSolvers)
-    if (name == entry.name)
-      return entry.create();
-  return nullptr;
-}
-
-std::string remat::availableSolvers() {
-  std::string names;
-  for (const SolverEntry &entry : kSolvers) {
-    if (!names.empty())
-      names += ",";
-    names += entry.name;
-  }
-  return names;
-}
+} // namespace remat

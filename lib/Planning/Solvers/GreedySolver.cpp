@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Solvers.h"
+#include "SolverSupport.h"
 
 #include "IntervalTrees.h"
 
@@ -227,9 +227,7 @@ private:
            placement.groupOps + addedOps + chainOps <= maxGroupOps;
   }
 
-  bool canRecompute(OpId op) const {
-    return base.ops[op].recomputable && !base.ops[op].mustKeep;
-  }
+  bool canRecompute(OpId op) const { return base.ops[op].canRecompute(); }
 
   bool pastDeadline() const {
     if (!stopped && Clock::now() >= deadline)
@@ -293,20 +291,7 @@ GreedyPlanner::GreedyPlanner(const Program &program,
   }
 
   overwritten = overwriteTimes(base);
-  notSaveable.assign(base.values.size(), false);
-  if (base.backwardBegin == kNone)
-    return;
-  for (OpId op = 0; op < base.backwardBegin && op < base.ops.size(); ++op) {
-    for (ValueId result : base.ops[op].results) {
-      // A view would keep the buffer alive just the same: it is recomputed
-      // too when it can be.
-      ValueId root = base.rootOf(result);
-      OpId owner = root == result ? op : base.values[root].def;
-      notSaveable[result] = owner != kNone && owner < base.backwardBegin &&
-                            base.ops[owner].mustRecompute &&
-                            canRecompute(owner) && canRecompute(op);
-    }
-  }
+  notSaveable = unsaveableByPolicy(base);
 }
 
 Snapshot GreedyPlanner::snapshot(const Plan &plan) const {

@@ -136,7 +136,7 @@ std::string checkRecompute(const Program &program, const Plan &plan,
       return message;
     }
     const OpInfo &op = program.ops[c];
-    if (!op.recomputable || op.mustKeep) {
+    if (!op.canRecompute()) {
       os << "op " << c << " in the chain may not be recomputed";
       return message;
     }

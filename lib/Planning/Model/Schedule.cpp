@@ -340,6 +340,13 @@ std::vector<OpId> remat::scheduleForMemory(const Program &program,
   return best;
 }
 
+bool remat::isIdentityOrder(const std::vector<OpId> &order) {
+  for (size_t position = 0; position < order.size(); ++position)
+    if (order[position] != position)
+      return false;
+  return true;
+}
+
 Program remat::reorder(const Program &program, const std::vector<OpId> &order) {
   size_t numOps = program.ops.size();
   assert(order.size() == numOps && "order must be a permutation of the ops");

@@ -1,6 +1,6 @@
 //===- Generators.cpp - Seeded synthetic training graphs ------------------===//
 
-#include "remat/Planning/Generators.h"
+#include "remat/Planning/Testing/Generators.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,196 @@
+//===- Driver.cpp - Planning a training step, as remat-plan does ---------===//
+
+#include "remat/Planning/Driver.h"
+
+#include "remat/Planning/ArenaBudget.h"
+#include "remat/Planning/Schedule.h"
+
+#include <algorithm>
+#include <cassert>
+#include <chrono>
+
+using namespace remat;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Seconds from now until `deadline`; 0 once it has passed.
+double secondsUntil(Clock::time_point deadline) {
+  return std::max(
+      0.0, std::chrono::duration<double>(deadline - Clock::now()).count());
+}
+
+/// Half of the time from now until `deadline`: a solve that arena re-plans
+/// may follow leaves them the other half.
+Clock::time_point halfway(Clock::time_point deadline) {
+  Clock::time_point now = Clock::now();
+  return now + (std::max(deadline, now) - now) / 2;
+}
+
+/// The solvers' rule in arena bytes: fitting first, then the fewest extra
+/// FLOPs; without a fit, the smaller arena.
+bool betterArenaFit(const ArenaBudgetResult &a, const ArenaBudgetResult &b) {
+  if (a.fits != b.fits)
+    return a.fits;
+  if (!a.fits && a.arenaBytes != b.arenaBytes)
+    return a.arenaBytes < b.arenaBytes;
+  if (a.result.extraFlops != b.result.extraFlops)
+    return a.result.extraFlops < b.result.extraFlops;
+  return a.arenaBytes < b.arenaBytes;
+}
+
+/// One step's planning under one time limit: every solve gets what is left
+/// of it.
+class StepPlanner {
+public:
+  StepPlanner(const PlanningOptions &options, StepPlan &plan)
+      : options(options), plan(plan),
+        deadline(Clock::now() +
+                 std::chrono::duration_cast<Clock::duration>(
+                     std::chrono::duration<double>(options.timeLimitSeconds))) {
+  }
+
+  void planInGivenOrder(const Program &program) {
+    if (arenaBudgeted()) {
+      SolverResult first = solveBy(program, halfway(deadline));
+      keepArenaFit(fitToArena(program, std::move(first), deadline));
+    } else {
+      plan.result = solveBy(program, deadline);
+    }
+  }
+
+  /// Plans the step in the memory-aware order of remat-schedule (until half
+  /// of the time left) and in its given order (until the deadline), and
+  /// keeps the better plan by the solvers' rule, a tie going to the
+  /// memory-aware order. Without this choice, reordering first can make the
+  /// plan worse: a budget the given order meets can be missed after
+  /// reordering.
+  void planInBetterOrder(const Program &given) {
+    OrderChoice &choice = plan.order.emplace();
+    choice.givenPeakBytes = choice.scheduledPeakBytes = plan.before.peakBytes;
+    std::vector<OpId> order = scheduleForMemory(given, options.countInputs);
+    if (isIdentityOrder(order))
+      return planInGivenOrder(given);
+    Program scheduled = reorder(given, order);
+    choice.scheduledPeakBytes =
+        computeMemoryProfile(scheduled, options.countInputs).peakBytes;
+
+    // Under an arena budget each order is fitted to the arena within its
+    // share of the time: the choice is between the plans the step would get.
+    bool arena = arenaBudgeted();
+    Clock::time_point half = halfway(deadline);
+    SolverResult inSchedule = solveBy(scheduled, arena ? halfway(half) : half);
+    std::optional<ArenaBudgetResult> givenFit, scheduledFit;
+    if (arena) {
+      scheduledFit = fitToArena(scheduled, std::move(inSchedule), half);
+      inSchedule = scheduledFit->result;
+    }
+    SolverResult asGiven =
+        solveBy(given, arena ? halfway(deadline) : deadline);
+    if (arena) {
+      givenFit = fitToArena(given, std::move(asGiven), deadline);
+      asGiven = givenFit->result;
+    }
+    bool keepGiven =
+        arena ? betterArenaFit(*givenFit, *scheduledFit)
+              : isBetterResult(asGiven, inSchedule, plan.solverOptions);
+    if (keepGiven) {
+      if (givenFit)
+        keepArenaFit(std::move(*givenFit));
+      else
+        plan.result = std::move(asGiven);
+      choice.other = std::move(inSchedule);
+      return;
+    }
+    choice.scheduled = true;
+    choice.order = std::move(order);
+    choice.other = std::move(asGiven);
+    if (scheduledFit)
+      keepArenaFit(std::move(*scheduledFit));
+    else
+      plan.result = std::move(inSchedule);
+  }
+
+private:
+  bool arenaBudgeted() const {
+    return options.arenaBudget && plan.solverOptions.budgetBytes;
+  }
+
+  /// Plans `program` with what is left until `until`. A solve always gets
+  /// a moment (1% of the limit), so that a step whose other solves overran
+  /// still gets a plan.
+  SolverResult solveBy(const Program &program, Clock::time_point until,
+                       std::optional<uint64_t> liveTarget = std::nullopt) {
+    SolverOptions solve = plan.solverOptions;
+    if (liveTarget)
+      solve.budgetBytes = liveTarget;
+    solve.timeLimitSeconds =
+        std::max(secondsUntil(until), options.timeLimitSeconds / 100);
+    return createSolver(options.solver)->solve(program, solve);
+  }
+
+  /// The budget bounds the placed arena: re-plans `program` against lower
+  /// live targets until the plan's arena fits (ArenaBudget.h). Each re-plan
+  /// gets half of the time left until `until`, leaving the rest to the
+  /// next ones; none starts after it.
+  ArenaBudgetResult fitToArena(const Program &program, SolverResult first,
+                               Clock::time_point until) {
+    ArenaBudgetOptions arena;
+    arena.arenaBudget = *plan.solverOptions.budgetBytes;
+    arena.alignment = options.alignment;
+    arena.countInputs = options.countInputs;
+    arena.deadline = until;
+    return fitArenaBudget(program, arena, std::move(first),
+                          [&](uint64_t liveTarget) {
+                            return solveBy(program, halfway(until),
+                                           liveTarget);
+                          });
+  }
+
+  void keepArenaFit(ArenaBudgetResult fitted) {
+    plan.result = std::move(fitted.result);
+    plan.liveTargetBytes = fitted.liveTarget;
+    plan.plans = fitted.plans;
+  }
+
+  const PlanningOptions &options;
+  StepPlan &plan;
+  Clock::time_point deadline;
+};
+
+} // namespace
+
+StepPlan remat::planStep(const Program &program,
+                         const PlanningOptions &options) {
+  assert(createSolver(options.solver) && "planStep needs a known solver");
+  StepPlan plan;
+  plan.before = computeMemoryProfile(program, options.countInputs);
+  plan.arenaBefore =
+      placeStepArena(program, plan.before, options.alignment);
+  if (!plan.planned())
+    return plan;
+
+  SolverOptions &solve = plan.solverOptions;
+  solve.countInputs = options.countInputs;
+  solve.minRematBytes = options.minRematBytes;
+  solve.isolateSearch = options.isolateSearch;
+  // A fraction is of the peak (or arena) in the given order, also with
+  // `schedule`: both orders are planned under the same bytes.
+  if (options.budget) {
+    solve.budgetBytes = options.budget->resolve(
+        options.arenaBudget ? plan.arenaBefore.layout.arenaBytes
+                            : plan.before.peakBytes);
+    solve.minimize = !solve.budgetBytes.has_value();
+  }
+
+  Clock::time_point start = Clock::now();
+  StepPlanner planner(options, plan);
+  if (options.schedule)
+    planner.planInBetterOrder(program);
+  else
+    planner.planInGivenOrder(program);
+  plan.solveMs =
+      std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  return plan;
+}

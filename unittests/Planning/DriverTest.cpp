@@ -1,0 +1,95 @@
+//===- DriverTest.cpp - Tests for the planning driver ---------------------===//
+
+#include "remat/Planning/Driver.h"
+#include "remat/Planning/Plan.h"
+#include "remat/Planning/Schedule.h"
+
+#include "gtest/gtest.h"
+
+using namespace remat;
+
+namespace {
+
+/// Two independent branches computed breadth-first:
+///   0: a = f(x)   100      2: c = h(a)   1
+///   1: b = g(x)   100      3: d = k(b)   1
+///   4: e = m(c, d) 1 (output)
+/// Live: 100 200 201 102 3; depth-first (0 2 1 3 4) peaks at 102. Aligned
+/// to 64 bytes, a and b take 128 each and the rest 64: the arena peaks at
+/// op 2 with a, b and c, 320 bytes.
+Program makeTwoBranches() {
+  Program program;
+  ValueId x = program.addInput(0);
+  auto add = [&](std::vector<ValueId> operands, uint64_t bytes) {
+    return program.ops[program.addOp(operands, {bytes}, 1, true)].results[0];
+  };
+  ValueId a = add({x}, 100);
+  ValueId b = add({x}, 100);
+  ValueId c = add({a}, 1);
+  ValueId d = add({b}, 1);
+  program.markOutput(add({c, d}, 1));
+  return program;
+}
+
+TEST(DriverTest, FractionIsOfTheGivenOrdersArenaOrLivePeak) {
+  Program program = makeTwoBranches();
+  PlanningOptions options;
+  options.schedule = false;
+  options.budget = Budget::ofFraction(0.5);
+  StepPlan arena = planStep(program, options);
+  EXPECT_EQ(arena.arenaBefore.layout.arenaBytes, 320u);
+  EXPECT_EQ(arena.solverOptions.budgetBytes, 160u);
+  options.arenaBudget = false;
+  StepPlan live = planStep(program, options);
+  EXPECT_EQ(live.solverOptions.budgetBytes, 100u);
+  EXPECT_FALSE(live.order.has_value());
+}
+
+TEST(DriverTest, KeepsTheMemoryAwareOrderWhenItPlansBetter) {
+  Program program = makeTwoBranches();
+  PlanningOptions options;
+  options.budget = Budget::ofBytes(110);
+  options.arenaBudget = false;
+  StepPlan plan = planStep(program, options);
+  ASSERT_TRUE(plan.order.has_value());
+  EXPECT_TRUE(plan.order->scheduled);
+  EXPECT_EQ(plan.order->order, (std::vector<OpId>{0, 2, 1, 3, 4}));
+  EXPECT_EQ(plan.order->givenPeakBytes, 201u);
+  EXPECT_EQ(plan.order->scheduledPeakBytes, 102u);
+  ASSERT_TRUE(plan.order->other.has_value());
+  // The kept plan is in the ids of the reordered program.
+  Program kept = reorder(program, plan.order->order);
+  EXPECT_EQ(verifyPlan(kept, plan.result.plan), "");
+  EXPECT_TRUE(plan.result.feasible);
+  EXPECT_EQ(plan.result.extraFlops, 0u);
+}
+
+TEST(DriverTest, WithoutScheduleOnlyTheGivenOrderIsPlanned) {
+  Program program = makeTwoBranches();
+  PlanningOptions options;
+  options.schedule = false;
+  options.budget = Budget::ofBytes(110);
+  options.arenaBudget = false;
+  StepPlan plan = planStep(program, options);
+  EXPECT_FALSE(plan.order.has_value());
+  EXPECT_EQ(verifyPlan(program, plan.result.plan), "");
+  EXPECT_EQ(plan.plans, 1u);
+}
+
+TEST(DriverTest, ArenaBudgetReplansUntilTheArenaFits) {
+  Program program = makeTwoBranches();
+  PlanningOptions options;
+  options.schedule = false;
+  // 256 arena bytes: a live target of 256 lets a, b and c (320 aligned)
+  // stay; only a lower target fits.
+  options.budget = Budget::ofBytes(256);
+  StepPlan plan = planStep(program, options);
+  ASSERT_TRUE(plan.liveTargetBytes.has_value());
+  EXPECT_LT(*plan.liveTargetBytes, 256u);
+  EXPECT_GT(plan.plans, 1u);
+  Program planned = materialize(program, plan.result.plan);
+  MemoryProfile after = computeMemoryProfile(planned, false);
+  EXPECT_LE(placeStepArena(planned, after, 64).layout.arenaBytes, 256u);
+}
+
+} // namespace
