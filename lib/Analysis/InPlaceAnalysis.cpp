@@ -73,6 +73,10 @@ bool sharesBuffer(Value value, const llvm::DenseSet<Operation *> &group,
     Operation *op = value.getDefiningOp();
     if (!op || !group.contains(op))
       return true;
+    // A view of a constant that the lowering folds into a constant of its
+    // own is a global too: nothing is allocated for it.
+    if (op->hasTrait<OpTrait::ConstantLike>())
+      return true;
     if (!options.dynCastBufferizableOp(op))
       return true;
     OpOperand *source = nullptr;

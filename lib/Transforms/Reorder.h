@@ -1,7 +1,7 @@
 //===- Reorder.h - Moving a graph's ops into a new order --------*- C++ -*-===//
 //
 // Shared by remat-schedule, which always commits the memory-aware order, and
-// remat-plan with `reorder`, which commits it only when it plans better.
+// remat-plan with `schedule`, which commits it only when it plans better.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,5 +1,6 @@
-// RUN: remat-opt %s --split-input-file --remat-plan | FileCheck %s
+// RUN: remat-opt %s --split-input-file --remat-plan="schedule=false" | FileCheck %s
 // RUN: remat-opt %s --split-input-file --remat-schedule | FileCheck %s --check-prefix=SCHEDULE
+// (remat-plan in the given order, schedule=false: the checks follow it.)
 
 // Where the lowering's bufferization would copy a destination (it is read
 // again after the op writes into it), remat-plan and remat-schedule make the
@@ -177,4 +178,22 @@ func.func @copied_view(%x: tensor<4x8xf32>) -> (tensor<3x8xf32>, tensor<4x8xf32>
   %f = linalg.fill ins(%cst : f32) outs(%a : tensor<4x8xf32>) -> tensor<4x8xf32>
   %g = tosa.add %f, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   return %s, %g : tensor<3x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// A reshape of a constant is folded into a constant of its own by the
+// lowering: a global, neither a view to copy nor a buffer.
+// CHECK-LABEL: func.func @constant_view
+// CHECK-NOT:     linalg.copy
+// CHECK:         return
+func.func @constant_view(%x: tensor<1x4x4xf32>) -> tensor<1x4x4xf32> {
+  %m = "tosa.const"() <{values = dense<[[true, false, true, false], [false, true, false, true], [true, true, false, false], [false, false, true, true]]> : tensor<4x4xi1>}> : () -> tensor<4x4xi1>
+  %shape = tosa.const_shape {values = dense<[1, 4, 4]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %r = tosa.reshape %m, %shape : (tensor<4x4xi1>, !tosa.shape<3>) -> tensor<1x4x4xi1>
+  %e = tosa.exp %x : (tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %cst = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %s = tosa.select %r, %x, %f : (tensor<1x4x4xi1>, tensor<1x4x4xf32>, tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  return %s : tensor<1x4x4xf32>
 }
