@@ -388,6 +388,13 @@ void remat::dropOverwrittenReads(const Program &program, Plan &plan) {
       dropped = true;
     }
   }
+  // The rule above decides chain by chain; where copies taking over for
+  // their originals still leave a read after an overwrite in the program
+  // the plan makes (which verifyPlan checks), the last recomputations go
+  // until none is left: a plan that recomputes less, never an invalid one.
+  while (!plan.recomputes.empty() &&
+         findClobberedRead(materialize(program, plan)))
+    plan.recomputes.pop_back();
 }
 
 std::string remat::verifyPlan(const Program &program, const Plan &plan) {
