@@ -167,8 +167,9 @@ sliceBounds(Importer &im, const NodeProto &node, ArrayRef<int64_t> dims) {
     return failure();
   SmallVector<int64_t> begin(rank, 0), size(dims);
   for (auto [a, s, e] : llvm::zip(*axes, *starts, *ends)) {
-    auto clampBound = [&](int64_t b) {
-      return std::clamp<int64_t>(b < 0 ? b + dims[a] : b, 0, dims[a]);
+    int64_t dim = dims[a];
+    auto clampBound = [dim](int64_t b) {
+      return std::clamp<int64_t>(b < 0 ? b + dim : b, 0, dim);
     };
     begin[a] = clampBound(s);
     size[a] = clampBound(e) - begin[a];
