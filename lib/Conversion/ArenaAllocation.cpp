@@ -104,23 +104,15 @@ struct ArenaAllocationPass final
       buffers.push_back(candidate.buffer);
     if (failed(checkPlannedBuffers(function, candidates)))
       return failure();
-    remat::ArenaLayout placed = remat::placeArena(buffers);
-    if (placed.overflow)
-      return function.emitError()
-             << "the " << candidates.size()
-             << " buffers of this step do not fit in one arena of at most "
-             << remat::kMaxArenaBytes << " bytes (aligned to "
-             << alignment.getValue() << "): its size overflows";
-
-    if (auto planned = plannedArena(function)) {
-      auto bytes = planned.getAs<IntegerAttr>("bytes");
-      if (bytes && bytes.getValue().getZExtValue() != placed.arenaBytes)
-        return function.emitError()
-               << "the lowered step's buffers take an arena of "
-               << placed.arenaBytes << " bytes, but its plan's arena is "
-               << bytes.getValue().getZExtValue()
-               << " bytes: the lowering no longer allocates what the "
-                  "memory model describes";
+    FailureOr<std::optional<remat::ArenaLayout>> planned =
+        plannedLayout(function, candidates);
+    if (failed(planned))
+      return failure();
+    remat::ArenaLayout placed;
+    if (*planned) {
+      placed = std::move(**planned);
+    } else if (failed(placeAgain(function, buffers, placed))) {
+      return failure();
     }
 
     OpBuilder builder(&body, body.begin());
@@ -164,6 +156,79 @@ struct ArenaAllocationPass final
                          placed.arenaBytes, candidates.size(),
                          placed.liveBytes, alignment.getValue())
                .str();
+    return success();
+  }
+
+  /// The plan's own offsets for the lowered buffers, when the plan records
+  /// them and they are a placement of the buffers as the lowering sees
+  /// them: the arena is then the plan's by construction. Buffers are matched
+  /// size for size in program order (checkPlannedBuffers saw the sizes
+  /// agree). Nothing when there is no plan, or the lowering orders or
+  /// times two equal buffers differently (a remark says so): the caller
+  /// places them again.
+  static FailureOr<std::optional<remat::ArenaLayout>>
+  plannedLayout(func::FuncOp function, ArrayRef<Candidate> candidates) {
+    DictionaryAttr planned = plannedArena(function);
+    if (!planned || !planned.get("offsets"))
+      return std::optional<remat::ArenaLayout>();
+    auto sizes = planned.getAs<DenseI64ArrayAttr>("buffers");
+    auto offsets = planned.getAs<DenseI64ArrayAttr>("offsets");
+    auto bytes = planned.getAs<IntegerAttr>("bytes");
+    if (!offsets || !bytes || offsets.size() != sizes.size() ||
+        llvm::any_of(offsets.asArrayRef(), [](int64_t o) { return o < 0; }))
+      return function.emitError() << "has a malformed "
+                                  << remat::kPlannedArenaAttrName
+                                  << ": its offsets are not one non-negative offset per buffer";
+    // The plan's offsets per size, in its order.
+    DenseMap<uint64_t, SmallVector<uint64_t>> bySize;
+    for (auto [size, offset] :
+         llvm::zip(sizes.asArrayRef(), offsets.asArrayRef()))
+      if (size > 0)
+        bySize[size].push_back(offset);
+    DenseMap<uint64_t, size_t> taken;
+    remat::ArenaLayout layout;
+    SmallVector<remat::ArenaBuffer> buffers;
+    for (const Candidate &candidate : candidates) {
+      buffers.push_back(candidate.buffer);
+      uint64_t size = candidate.buffer.bytes;
+      layout.offsets.push_back(size ? bySize[size][taken[size]++] : 0);
+    }
+    layout.arenaBytes = bytes.getValue().getZExtValue();
+    layout.liveBytes = remat::arenaLiveBytes(buffers);
+    std::string problem =
+        remat::arenaLayoutProblem(buffers, layout.offsets, layout.arenaBytes);
+    if (problem.empty())
+      return std::optional<remat::ArenaLayout>(std::move(layout));
+    remark::missed(function.getLoc(), remark::RemarkOpts::name("Arena")
+                                          .category("remat")
+                                          .function(function.getName()))
+        << ("the plan's offsets are not a placement of the lowered buffers (" +
+            problem + "): placed again");
+    return std::optional<remat::ArenaLayout>();
+  }
+
+  /// Places the buffers without the plan's offsets; the arena must still be
+  /// the plan's size, if the step has a plan.
+  LogicalResult placeAgain(func::FuncOp function,
+                           ArrayRef<remat::ArenaBuffer> buffers,
+                           remat::ArenaLayout &placed) {
+    placed = remat::placeArena(buffers);
+    if (placed.overflow)
+      return function.emitError()
+             << "the " << buffers.size()
+             << " buffers of this step do not fit in one arena of at most "
+             << remat::kMaxArenaBytes << " bytes (aligned to "
+             << alignment.getValue() << "): its size overflows";
+    if (auto planned = plannedArena(function)) {
+      auto bytes = planned.getAs<IntegerAttr>("bytes");
+      if (bytes && bytes.getValue().getZExtValue() != placed.arenaBytes)
+        return function.emitError()
+               << "the lowered step's buffers take an arena of "
+               << placed.arenaBytes << " bytes, but its plan's arena is "
+               << bytes.getValue().getZExtValue()
+               << " bytes: the lowering no longer allocates what the "
+                  "memory model describes";
+    }
     return success();
   }
 

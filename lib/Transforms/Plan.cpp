@@ -274,9 +274,11 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     // The lowering allocates no input: an arena that counts them is not one
     // it can be checked against.
     if (!countInputs) {
-      SmallVector<int64_t> sizes;
+      SmallVector<int64_t> sizes, offsets;
       for (const ArenaBuffer &buffer : outcome->arenaAfter.buffers)
         sizes.push_back(static_cast<int64_t>(buffer.bytes));
+      for (uint64_t offset : outcome->arenaAfter.layout.offsets)
+        offsets.push_back(static_cast<int64_t>(offset));
       function->setAttr(
           kPlannedArenaAttrName,
           builder.getDictionaryAttr(
@@ -284,7 +286,9 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
                    "bytes", builder.getI64IntegerAttr(static_cast<int64_t>(
                                 outcome->arenaAfter.layout.arenaBytes))),
                builder.getNamedAttr("buffers",
-                                    builder.getDenseI64ArrayAttr(sizes))}));
+                                    builder.getDenseI64ArrayAttr(sizes)),
+               builder.getNamedAttr("offsets",
+                                    builder.getDenseI64ArrayAttr(offsets))}));
     }
     emitRemarks(function, *outcome);
     if (summary)

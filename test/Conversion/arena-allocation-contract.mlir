@@ -1,7 +1,8 @@
 // The lowering checks that it allocates the buffers of the step's plan
 // (remat.arena, recorded by remat-plan): each allocation a planned
 // buffer of its size, and the same arena; the first disagreement is a
-// located error.
+// located error. How the plan's offsets are used:
+// arena-allocation-planned-offsets.mlir.
 //
 // RUN: remat-opt %s --split-input-file --remat-arena-allocation -verify-diagnostics -o /dev/null
 
@@ -43,4 +44,22 @@ func.func @other_arena(%x: memref<4xf32>) -> (memref<4xf32>, memref<4xf32>) attr
   %a = memref.alloc() : memref<4xf32>
   %b = memref.alloc() : memref<4xf32>
   return %a, %b : memref<4xf32>, memref<4xf32>
+}
+
+// -----
+
+// Planned offsets that are not one per buffer.
+// expected-error @below {{has a malformed remat.arena: its offsets are not one non-negative offset per buffer}}
+func.func @offsets_miscounted(%x: memref<4xf32>) -> memref<4xf32> attributes {remat.arena = {bytes = 64 : i64, buffers = array<i64: 16>, offsets = array<i64: 0, 64>}} {
+  %a = memref.alloc() : memref<4xf32>
+  return %a : memref<4xf32>
+}
+
+// -----
+
+// A negative planned offset.
+// expected-error @below {{has a malformed remat.arena: its offsets are not one non-negative offset per buffer}}
+func.func @offset_negative(%x: memref<4xf32>) -> memref<4xf32> attributes {remat.arena = {bytes = 64 : i64, buffers = array<i64: 16>, offsets = array<i64: -64>}} {
+  %a = memref.alloc() : memref<4xf32>
+  return %a : memref<4xf32>
 }

@@ -337,4 +337,67 @@ TEST(ArenaPlacementTest, PlacementIsDeterministic) {
   EXPECT_EQ(placeArena(stretched).offsets, first.offsets);
 }
 
+/// Whether `offsets` place `buffers` in `arena` bytes, pair by pair.
+bool placesPairwise(const std::vector<ArenaBuffer> &buffers,
+                    const std::vector<uint64_t> &offsets, uint64_t arena) {
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    if (offsets[i] % std::max<uint64_t>(buffers[i].alignment, 1) != 0)
+      return false;
+    if (!takesBytes(buffers[i]))
+      continue;
+    if (offsets[i] + alignedBytes(buffers[i]) > arena)
+      return false;
+    for (size_t j = i + 1; j < buffers.size(); ++j)
+      if (takesBytes(buffers[j]) && meet(buffers[i], buffers[j]) &&
+          offsets[i] + alignedBytes(buffers[i]) > offsets[j] &&
+          offsets[j] + alignedBytes(buffers[j]) > offsets[i])
+        return false;
+  }
+  return true;
+}
+
+// The lowering's check of the plan's offsets agrees with the pairwise
+// definition on placements, on placements with one buffer moved (valid or
+// not), and on random offsets; it names the problem when there is one.
+TEST(ArenaPlacementTest, LayoutCheckAgreesWithThePairwiseDefinition) {
+  std::mt19937_64 rng(57);
+  size_t valid = 0, invalid = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    std::vector<ArenaBuffer> buffers =
+        randomBuffers(rng, 1 + trial % 40, 30, 12, trial % 3 ? 64 : 1);
+    ArenaLayout layout = placeArena(buffers, ArenaStrategy::SizeBestFit);
+    std::vector<uint64_t> offsets = layout.offsets;
+    uint64_t arena = layout.arenaBytes;
+    if (trial % 3 == 1) {
+      offsets[rng() % offsets.size()] = (rng() % 8) * 64;
+    } else if (trial % 3 == 2) {
+      for (uint64_t &offset : offsets)
+        offset = (rng() % 16) * std::max<uint64_t>(buffers[0].alignment, 1);
+      arena = std::max<uint64_t>(arena, 16 * 64);
+    }
+    bool expected = placesPairwise(buffers, offsets, arena);
+    std::string problem = arenaLayoutProblem(buffers, offsets, arena);
+    EXPECT_EQ(problem.empty(), expected) << "trial " << trial << ": " << problem;
+    (expected ? valid : invalid) += 1;
+  }
+  // Both verdicts are exercised.
+  EXPECT_GT(valid, 100u);
+  EXPECT_GT(invalid, 100u);
+}
+
+TEST(ArenaPlacementTest, LayoutCheckNamesTheProblem) {
+  std::vector<ArenaBuffer> buffers = {
+      {16, 64, 0, 2}, {32, 64, 1, 3}, {8, 64, 4, 5}};
+  EXPECT_EQ(arenaLayoutProblem(buffers, {0, 64, 0}, 128), "");
+  EXPECT_EQ(arenaLayoutProblem(buffers, {0, 0, 0}, 128),
+            "buffers 0 and 1 are live at the same step but share bytes "
+            "[0, 64)");
+  EXPECT_EQ(arenaLayoutProblem(buffers, {0, 64, 32}, 128),
+            "buffer 2's offset 32 is not a multiple of its alignment 64");
+  EXPECT_EQ(arenaLayoutProblem(buffers, {0, 128, 0}, 128),
+            "buffer 1 ends at byte 192, beyond the arena's 128");
+  EXPECT_EQ(arenaLayoutProblem(buffers, {0, 64}, 128),
+            "2 offsets for 3 buffers");
+}
+
 } // namespace

@@ -19,6 +19,7 @@
 #include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace remat {
@@ -85,6 +86,14 @@ uint64_t arenaLiveBytes(llvm::ArrayRef<ArenaBuffer> buffers);
 
 ArenaLayout placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
                        ArenaStrategy strategy = ArenaStrategy::Best);
+
+/// Why `offsets` (one per buffer) are not a placement of `buffers` in an
+/// arena of `arenaBytes`: an offset off its buffer's alignment, a buffer
+/// beyond the arena, or two buffers live at the same step that share bytes
+/// (the first such pair found). Empty when they are one.
+std::string arenaLayoutProblem(llvm::ArrayRef<ArenaBuffer> buffers,
+                               llvm::ArrayRef<uint64_t> offsets,
+                               uint64_t arenaBytes);
 
 } // namespace remat
 

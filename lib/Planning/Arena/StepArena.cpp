@@ -21,9 +21,9 @@ StepArena remat::placeStepArena(const Program &program,
   // range is the whole step; otherwise it is empty).
   for (ValueId input : program.inputs)
     addValue(input);
-  // Per op, its scratch buffers and then its results: the order in which
-  // the lowering allocates them (a padded copy or an accumulator before the
-  // result), so that placement ties break the same way in both.
+  // Per op, its scratch buffers and then its results. The lowering need not
+  // allocate them in this order: it takes the offsets placed here
+  // (remat-arena-allocation).
   for (OpId op = 0; op < program.ops.size(); ++op) {
     for (uint64_t scratch : program.ops[op].scratchBuffers) {
       if (!scratch)
