@@ -4,6 +4,8 @@
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Solver.h"
 
+#include "PlanContract.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 #include "gtest/gtest.h"
@@ -31,14 +33,7 @@ SolverOptions minimizing() {
 /// Checks what every chain result must satisfy and returns it.
 SolverResult solveChain(const Program &program, const SolverOptions &options) {
   SolverResult r = createSolver("chain")->solve(program, options);
-  EXPECT_EQ(verifyPlan(program, r.plan), "");
-  EXPECT_EQ(
-      computeMemoryProfile(materialize(program, r.plan), options.countInputs)
-          .peakBytes,
-      r.peakBytes);
-  if (r.feasible && options.budgetBytes && !options.minimize) {
-    EXPECT_LE(r.peakBytes, *options.budgetBytes);
-  }
+  EXPECT_TRUE(keepsPlanContract(program, r, options));
   return r;
 }
 
