@@ -28,8 +28,8 @@ void remat::buildRematToGpuPipeline(OpPassManager &pm,
   pm.addPass(createDeviceAllocationsPass());
 
   gpu::GPUToNVVMPipelineOptions nvvm;
-  nvvm.cubinChip = options.chip;
-  nvvm.cubinFeatures = options.features;
-  nvvm.cubinFormat = options.format;
+  nvvm.cubinChip = options.chip.getValue();
+  nvvm.cubinFeatures = options.features.getValue();
+  nvvm.cubinFormat = options.format.getValue();
   gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
 }

@@ -1,14 +1,13 @@
 //===- PlanTestHelpers.h - Building steps and reading plans in tests -*- C++ -*-//
 //
 // What the plan-rewriting tests share: a one-result op builder, a plan
-// printed as text for readable failures, and the peak and FLOPs of a plan.
+// printed as text for readable failures and random recomputation chains.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef REMAT_UNITTESTS_PLANNING_PLANTESTHELPERS_H
 #define REMAT_UNITTESTS_PLANNING_PLANTESTHELPERS_H
 
-#include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Plan.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -52,19 +51,6 @@ inline std::string describe(const Plan &plan) {
     text += "}";
   }
   return text;
-}
-
-inline uint64_t peakOf(const Program &program, const Plan &plan,
-                       bool countInputs = false) {
-  return computeMemoryProfile(materialize(program, plan), countInputs)
-      .peakBytes;
-}
-
-inline uint64_t flopsOf(const Program &program, const Plan &plan) {
-  uint64_t flops = 0;
-  for (const OpInfo &op : materialize(program, plan).ops)
-    flops += op.flops;
-  return flops;
 }
 
 } // namespace remat

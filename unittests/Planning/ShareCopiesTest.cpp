@@ -11,6 +11,7 @@
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Solver.h"
 
+#include "PlanContract.h"
 #include "PlanTestHelpers.h"
 #include "RandomTrainingGraph.h"
 #include "SolverSupport.h"
@@ -40,8 +41,8 @@ void expectSharedLowers(const Program &program, const Plan &plan,
   Plan shared = shareRecomputedCopies(program, plan);
   EXPECT_EQ(describe(shared), expected);
   EXPECT_EQ(verifyPlan(program, shared), "");
-  EXPECT_LT(peakOf(program, shared), peakOf(program, plan));
-  EXPECT_EQ(flopsOf(program, shared), flopsOf(program, plan));
+  EXPECT_LT(replayPlan(program, shared).peakBytes, replayPlan(program, plan).peakBytes);
+  EXPECT_EQ(replayPlan(program, shared).flops, replayPlan(program, plan).flops);
 }
 
 /// The chain ops in the order the plan runs them, each with the op it runs
@@ -102,9 +103,9 @@ TEST(ShareCopiesTest, LaterReaderOfAnIntermediateSplitsTheChain) {
   // Unshared, the original b lives until db beside the chain's transient b':
   // b, l, b', c' at h' = 301. Shared, db reads b' and the original b dies at
   // h: the peak is dc's l, c', b', gc = 211.
-  EXPECT_EQ(peakOf(program, plan), 301u);
-  EXPECT_EQ(peakOf(program, shared), 211u);
-  EXPECT_EQ(flopsOf(program, shared), flopsOf(program, plan));
+  EXPECT_EQ(replayPlan(program, plan).peakBytes, 301u);
+  EXPECT_EQ(replayPlan(program, shared).peakBytes, 211u);
+  EXPECT_EQ(replayPlan(program, shared).flops, replayPlan(program, plan).flops);
 
   Program materialized = materialize(program, shared);
   const OpInfo &db = materialized.ops[materialized.ops.size() - 2];
@@ -343,11 +344,11 @@ TEST(ShareCopiesTest, RandomPlansNeverGetWorse) {
       // A piece can be left unread; evaluatePlan drops it.
       dropUnreadRecomputes(program, shared);
       ASSERT_EQ(verifyPlan(program, shared), "") << describe(shared);
-      uint64_t peak = peakOf(program, plan, countInputs);
-      uint64_t sharedPeak = peakOf(program, shared, countInputs);
+      uint64_t peak = replayPlan(program, plan, countInputs).peakBytes;
+      uint64_t sharedPeak = replayPlan(program, shared, countInputs).peakBytes;
       EXPECT_LE(sharedPeak, peak)
           << describe(plan) << " -> " << describe(shared);
-      EXPECT_LE(flopsOf(program, shared), flopsOf(program, plan));
+      EXPECT_LE(replayPlan(program, shared).flops, replayPlan(program, plan).flops);
       splitPlans += shared.recomputes.size() > plan.recomputes.size();
       lowerPeaks += sharedPeak < peak;
     }

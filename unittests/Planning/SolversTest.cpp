@@ -4,11 +4,11 @@
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Solver.h"
 
+#include "PlanContract.h"
 #include "TinyStep.h"
 
 #include "gtest/gtest.h"
 
-#include <random>
 
 using namespace remat;
 
@@ -22,12 +22,6 @@ SolverOptions withBudget(uint64_t budget) {
   options.budgetBytes = budget;
   options.timeLimitSeconds = 20;
   return options;
-}
-
-uint64_t exactPeak(const Program &program, const SolverResult &result,
-                   bool countInputs = false) {
-  return computeMemoryProfile(materialize(program, result.plan), countInputs)
-      .peakBytes;
 }
 
 TEST(SolversTest, EverySolverIsRegistered) {
@@ -98,8 +92,9 @@ TEST(BaselinesTest, XlaStopsAtTheTimeLimitWithAValidPlan) {
   EXPECT_NE(stopped.note.find("time limit"), std::string::npos);
 }
 
-/// Random small training graphs with constraints sprinkled in.
-Program randomProgram(unsigned seed) {
+/// Random training steps small enough for CBC to prove some optimal within
+/// a second, with constraints sprinkled in.
+RandomDagOptions smallDag(unsigned seed) {
   RandomDagOptions options;
   options.seed = seed;
   options.depth = 2 + seed % 5;
@@ -109,26 +104,17 @@ Program randomProgram(unsigned seed) {
   options.maxBytes = 100;
   options.minFlops = 1;
   options.maxFlops = 1000;
-  Program program = generateRandomDag(options);
-  std::mt19937 rng(seed);
-  for (OpId op = 0; op < program.backwardBegin; ++op) {
-    OpInfo &info = program.ops[op];
-    unsigned roll = rng() % 100;
-    if (roll < 8)
-      info.mustKeep = true;
-    else if (roll < 14)
-      info.mustRecompute = true;
-    else if (roll < 18)
-      info.recomputable = false;
-  }
-  return program;
+  options.mustKeepChance = 0.08;
+  options.mustRecomputeChance = 0.06;
+  options.fixedChance = 0.04;
+  return options;
 }
 
 TEST(SolverPropertyTest, FeasiblePlansMeetTheBudgetAndIlpIsBest) {
   unsigned proven = 0, runs = 0;
   for (unsigned seed = 0; seed < 12; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
-    Program program = randomProgram(seed);
+    Program program = generateRandomDag(smallDag(seed));
     uint64_t peak = computeMemoryProfile(program, false).peakBytes;
     for (double fraction : {0.7, 0.5}) {
       SolverOptions options = withBudget(uint64_t(peak * fraction));
@@ -138,11 +124,7 @@ TEST(SolverPropertyTest, FeasiblePlansMeetTheBudgetAndIlpIsBest) {
       for (const char *name : kSolvers) {
         SCOPED_TRACE(name);
         SolverResult r = createSolver(name)->solve(program, options);
-        ASSERT_EQ(verifyPlan(program, r.plan), "");
-        EXPECT_EQ(exactPeak(program, r), r.peakBytes);
-        if (r.feasible) {
-          EXPECT_LE(r.peakBytes, *options.budgetBytes);
-        }
+        EXPECT_TRUE(keepsPlanContract(program, r, options));
         results.push_back(std::move(r));
       }
       // ilp starts from greedy's plan: never worse where greedy fits.

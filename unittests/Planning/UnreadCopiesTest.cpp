@@ -12,6 +12,7 @@
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Solver.h"
 
+#include "PlanContract.h"
 #include "PlanTestHelpers.h"
 #include "RandomTrainingGraph.h"
 #include "SolverSupport.h"
@@ -71,8 +72,8 @@ TEST(UnreadCopiesTest, ACopyNothingReadsIsDroppedAndRefused) {
   dropUnreadRecomputes(step.program, dropped);
   EXPECT_EQ(describe(dropped), "{3 @4: 2}");
   EXPECT_EQ(verifyPlan(step.program, dropped), "");
-  EXPECT_LE(peakOf(step.program, dropped), peakOf(step.program, plan));
-  EXPECT_LT(flopsOf(step.program, dropped), flopsOf(step.program, plan));
+  EXPECT_LE(replayPlan(step.program, dropped).peakBytes, replayPlan(step.program, plan).peakBytes);
+  EXPECT_LT(replayPlan(step.program, dropped).flops, replayPlan(step.program, plan).flops);
   // Every solver's plan goes through it.
   SolverResult result = evaluatePlan(step.program, plan, SolverOptions());
   EXPECT_EQ(verifyPlan(step.program, result.plan), "");
@@ -145,9 +146,9 @@ TEST(UnreadCopiesTest, RandomPlansVerifyAndNeverGetWorse) {
       Plan dropped = plan;
       dropUnreadRecomputes(program, dropped);
       ASSERT_EQ(verifyPlan(program, dropped), "") << describe(dropped);
-      EXPECT_LE(peakOf(program, dropped), peakOf(program, plan))
+      EXPECT_LE(replayPlan(program, dropped).peakBytes, replayPlan(program, plan).peakBytes)
           << describe(plan) << " -> " << describe(dropped);
-      EXPECT_LE(flopsOf(program, dropped), flopsOf(program, plan));
+      EXPECT_LE(replayPlan(program, dropped).flops, replayPlan(program, plan).flops);
       Plan again = dropped;
       dropUnreadRecomputes(program, again);
       EXPECT_EQ(describe(again), describe(dropped));

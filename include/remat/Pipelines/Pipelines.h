@@ -11,27 +11,42 @@
 #ifndef REMAT_PIPELINES_PIPELINES_H
 #define REMAT_PIPELINES_PIPELINES_H
 
-#include <cstdint>
-#include <string>
+#include "mlir/Pass/PassOptions.h"
 
-namespace mlir {
-class OpPassManager;
-} // namespace mlir
+#include <string>
 
 namespace remat {
 
-struct CpuPipelineOptions {
-  /// Give the functions made from graphs a `_mlir_ciface_` wrapper.
-  bool emitCInterface = true;
-  /// Place each step's buffers in one arena (remat-arena-allocation);
-  /// otherwise every buffer is an allocation of its own.
-  bool arena = true;
-  /// Tile and vectorize the linalg ops after the arena is placed
-  /// (remat-vectorize-kernels); false: scalar loop nests (the naive
-  /// lowering, kept for comparison).
-  bool vectorize = true;
-  /// Vector register width for remat-vectorize-kernels; 0: the host's.
-  unsigned vectorBits = 0;
+/// What remat-to-cpu and remat-to-gpu share: one struct each is both the C++
+/// API and the pipeline's command line.
+template <typename Derived>
+struct LoweringPipelineOptions : mlir::PassPipelineOptions<Derived> {
+  using Base = mlir::PassPipelineOptions<Derived>;
+  typename Base::template Option<bool> emitCInterface{
+      *this, "emit-c-interface",
+      llvm::cl::desc("Give functions made from graphs a _mlir_ciface_ "
+                     "wrapper"),
+      llvm::cl::init(true)};
+  /// Otherwise every buffer is an allocation of its own.
+  typename Base::template Option<bool> arena{
+      *this, "arena",
+      llvm::cl::desc("Place each step's buffers in one arena allocation "
+                     "(false: one allocation per buffer)"),
+      llvm::cl::init(true)};
+};
+
+struct CpuPipelineOptions : LoweringPipelineOptions<CpuPipelineOptions> {
+  /// remat-vectorize-kernels after the arena is placed; false keeps the
+  /// naive lowering's scalar loop nests, for comparison.
+  Option<bool> vectorize{
+      *this, "vectorize",
+      llvm::cl::desc("Tile the linalg ops for the vector registers and "
+                     "vectorize them (false: scalar loop nests)"),
+      llvm::cl::init(true)};
+  Option<unsigned> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Vector register width in bits (0: the host's)"),
+      llvm::cl::init(0)};
 };
 
 /// remat-to-cpu: remat-lower, TOSA to linalg, one-shot bufferization with
@@ -44,17 +59,20 @@ struct CpuPipelineOptions {
 void buildRematToCpuPipeline(mlir::OpPassManager &pm,
                              const CpuPipelineOptions &options);
 
-struct GpuPipelineOptions {
-  /// Target GPU architecture.
-  std::string chip = "sm_90";
-  /// PTX features; sm_90 needs PTX 7.8 or later.
-  std::string features = "+ptx80";
-  /// gpu-module-to-binary format: `isa` (PTX text, needs only LLVM),
-  /// `bin`/`fatbin` (need ptxas from a CUDA toolkit).
-  std::string format = "isa";
-  bool emitCInterface = true;
-  /// As CpuPipelineOptions::arena, with the GPU's alignment.
-  bool arena = true;
+struct GpuPipelineOptions : LoweringPipelineOptions<GpuPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Target GPU architecture"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features (sm_90 needs +ptx78 or later)"),
+      llvm::cl::init("+ptx80")};
+  /// `isa` needs only LLVM; `bin` and `fatbin` need ptxas from a CUDA
+  /// toolkit.
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Binary format: isa (PTX), bin or fatbin (need ptxas)"),
+      llvm::cl::init("isa")};
 };
 
 /// remat-to-gpu: as remat-to-cpu up to bufferization, then allocations on

@@ -316,10 +316,7 @@ SolverResult XlaSolver::solve(const Program &base,
   // Every step evaluates the whole program, and the steps grow with it: the
   // time limit is what bounds a large graph.
   using Clock = std::chrono::steady_clock;
-  Clock::time_point deadline =
-      Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                         std::chrono::duration<double>(
-                             std::max(0.0, options.timeLimitSeconds)));
+  Clock::time_point deadline = solveDeadline(options);
   bool stopped = false;
   auto pastDeadline = [&] {
     stopped = stopped || Clock::now() >= deadline;

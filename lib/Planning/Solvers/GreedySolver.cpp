@@ -864,10 +864,7 @@ public:
   std::string name() const override { return "greedy"; }
   SolverResult solve(const Program &program,
                      const SolverOptions &options) override {
-    Clock::time_point deadline =
-        Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                           std::chrono::duration<double>(
-                               std::max(0.0, options.timeLimitSeconds)));
+    Clock::time_point deadline = solveDeadline(options);
     // Bytes per flop is the rule. Weighting bytes less (cheap first) or more
     // (large first) finds better plans on some graphs; on small graphs all
     // three runs cost little and the best plan wins.

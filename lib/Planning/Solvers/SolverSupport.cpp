@@ -9,6 +9,7 @@
 
 #include "remat/Planning/MemoryProfile.h"
 
+#include <algorithm>
 #include <limits>
 
 using namespace remat;
@@ -91,3 +92,10 @@ bool remat::isBetterResult(const SolverResult &a, const SolverResult &b,
   return a.extraFlops < b.extraFlops;
 }
 
+std::chrono::steady_clock::time_point
+remat::solveDeadline(const SolverOptions &options) {
+  using Clock = std::chrono::steady_clock;
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                            std::chrono::duration<double>(
+                                std::max(0.0, options.timeLimitSeconds)));
+}

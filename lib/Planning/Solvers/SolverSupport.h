@@ -84,6 +84,11 @@ std::optional<Plan> searchForBudget(const Program &program, Plan start,
 /// the peak or the FLOPs.
 Plan shareRecomputedCopies(const Program &program, Plan plan);
 
+/// When a solver stops searching: options.timeLimitSeconds from now (now,
+/// for a negative limit).
+std::chrono::steady_clock::time_point
+solveDeadline(const SolverOptions &options);
+
 /// Builds the result reported for `plan`, after dropUnreadRecomputes and
 /// shareRecomputedCopies: the peak of the materialized program, the flops of
 /// every chain op and whether the budget holds.

@@ -113,8 +113,36 @@ void remat::appendBackward(Program &program,
   }
 }
 
+/// Adds a forward op of the random DAG with the checkpoint policy, fixed
+/// op or scratch buffer that the chances of `options` draw from `features`;
+/// returns its result.
+static ValueId addDrawnOp(Program &program, const std::string &name,
+                          std::vector<ValueId> operands, uint64_t bytes,
+                          uint64_t flops, const RandomDagOptions &options,
+                          Rng &features) {
+  double policy = features.unit();
+  bool ordered = features.unit() < 0.5;
+  bool scratch = features.unit() < options.scratchChance;
+  OpId op = program.addOp(std::move(operands), {std::max<uint64_t>(bytes, 1)},
+                          flops, true, name);
+  OpInfo &info = program.ops[op];
+  double keep = options.mustRecomputeChance + options.mustKeepChance;
+  if (policy < options.mustRecomputeChance) {
+    info.mustRecompute = true;
+  } else if (policy < keep) {
+    info.mustKeep = true;
+  } else if (policy < keep + options.fixedChance) {
+    info.recomputable = false;
+    info.ordered = ordered;
+  }
+  if (scratch)
+    info.scratchBuffers = {program.values[resultOf(program, op)].bytes / 2 + 1};
+  return resultOf(program, op);
+}
+
 Program remat::generateRandomDag(const RandomDagOptions &options) {
   Rng rng(options.seed * 0x9E3779B97F4A7C15ull + 17);
+  Rng features(options.seed * 0x9E3779B97F4A7C15ull + 29);
   Builder b;
   auto bytes = [&] { return rng.logUniform(options.minBytes, options.maxBytes); };
   auto flops = [&] { return rng.logUniform(options.minFlops, options.maxFlops); };
@@ -131,10 +159,13 @@ Program remat::generateRandomDag(const RandomDagOptions &options) {
           if (rng.unit() < options.density &&
               std::find(operands.begin(), operands.end(), v) == operands.end())
             operands.push_back(v);
-      if (rng.unit() < 0.3)
+      if (rng.unit() < options.paramChance)
         operands.push_back(b.param(bytes() / 4 + 1, "w"));
-      layer.push_back(b.op("n" + std::to_string(l) + "_" + std::to_string(w),
-                           operands, bytes(), flops()));
+      uint64_t size = bytes();
+      uint64_t cost = flops();
+      layer.push_back(addDrawnOp(
+          b.program, "n" + std::to_string(l) + "_" + std::to_string(w),
+          operands, size, cost, options, features));
     }
     layers.push_back(std::move(layer));
   }

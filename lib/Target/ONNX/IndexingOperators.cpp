@@ -58,21 +58,36 @@ LogicalResult gatherInts(Importer &im, const NodeProto &node,
   return success();
 }
 
+/// The first input of an op that works along one axis, and that axis (the
+/// `axis` attribute, 0 by default), checked against its rank.
+struct AxisOperand {
+  Value value;
+  int64_t axis;
+};
+
+FailureOr<AxisOperand> axisOperand(Importer &im, const NodeProto &node) {
+  FailureOr<Value> x = im.logical(node.input(0));
+  if (failed(x))
+    return failure();
+  FailureOr<int64_t> axis =
+      axisAttr(im, node, "axis", 0, static_cast<int64_t>(shapeOf(*x).size()));
+  if (failed(axis))
+    return failure();
+  return AxisOperand{*x, *axis};
+}
+
 LogicalResult importGather(Importer &im, const NodeProto &node) {
   if (const IntConstant *data = im.intConstant(node.input(0))) {
     IntConstant copy = *data;
     return gatherInts(im, node, copy);
   }
   TosaBuilder &tb = im.tosa();
-  FailureOr<Value> x = im.logical(node.input(0));
-  if (failed(x))
+  FailureOr<AxisOperand> operand = axisOperand(im, node);
+  if (failed(operand))
     return failure();
-  SmallVector<int64_t> dims(shapeOf(*x));
-  int64_t rank = dims.size();
-  FailureOr<int64_t> axisOr = axisAttr(im, node, "axis", 0, rank);
-  if (failed(axisOr))
-    return failure();
-  int64_t axis = *axisOr;
+  Value x = operand->value;
+  SmallVector<int64_t> dims(shapeOf(x));
+  int64_t rank = dims.size(), axis = operand->axis;
   int64_t outer = numElements(ArrayRef<int64_t>(dims).take_front(axis));
   int64_t size = dims[axis];
   int64_t inner = numElements(ArrayRef<int64_t>(dims).drop_front(axis + 1));
@@ -88,7 +103,7 @@ LogicalResult importGather(Importer &im, const NodeProto &node) {
     sizes[axis] = 0;
     auto flush = [&] {
       if (sizes[axis])
-        parts.push_back(tb.slice(*x, start, sizes));
+        parts.push_back(tb.slice(x, start, sizes));
     };
     for (int64_t index : indices->values) {
       FailureOr<int64_t> i = indexOnAxis(im, index, size);
@@ -118,7 +133,7 @@ LogicalResult importGather(Importer &im, const NodeProto &node) {
                            "the first axis only";
     indexDims.assign(shapeOf(*ids).begin(), shapeOf(*ids).end());
     int64_t count = numElements(indexDims);
-    y = tb.gather(tb.reshape(*x, {1, size, inner}),
+    y = tb.gather(tb.reshape(x, {1, size, inner}),
                   tb.reshape(*ids, {1, count}));
   }
   SmallVector<int64_t> outDims(ArrayRef<int64_t>(dims).take_front(axis));
@@ -205,15 +220,12 @@ LogicalResult importSlice(Importer &im, const NodeProto &node) {
 }
 
 LogicalResult importSplit(Importer &im, const NodeProto &node) {
-  FailureOr<Value> x = im.logical(node.input(0));
-  if (failed(x))
+  FailureOr<AxisOperand> operand = axisOperand(im, node);
+  if (failed(operand))
     return failure();
-  SmallVector<int64_t> dims(shapeOf(*x));
-  int64_t rank = dims.size();
-  FailureOr<int64_t> axisOr = axisAttr(im, node, "axis", 0, rank);
-  if (failed(axisOr))
-    return failure();
-  int64_t axis = *axisOr;
+  Value x = operand->value;
+  SmallVector<int64_t> dims(shapeOf(x));
+  int64_t rank = dims.size(), axis = operand->axis;
   int64_t parts = node.output_size();
   SmallVector<int64_t> sizes;
   if (im.opset() >= 13 && Importer::hasInput(node, 1)) {
@@ -254,7 +266,7 @@ LogicalResult importSplit(Importer &im, const NodeProto &node) {
   for (auto [out, s] : llvm::zip(node.output(), sizes)) {
     size[axis] = s;
     if (!out.empty())
-      im.define(out, im.tosa().slice(*x, start, size));
+      im.define(out, im.tosa().slice(x, start, size));
     start[axis] += s;
   }
   return success();

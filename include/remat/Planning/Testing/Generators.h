@@ -35,6 +35,16 @@ struct RandomDagOptions {
   /// Output bytes and flops are drawn log-uniformly from these ranges.
   uint64_t minBytes = 1 << 10, maxBytes = 1 << 20;
   uint64_t minFlops = 1 << 10, maxFlops = 1 << 24;
+  /// Probability that a forward op also reads a parameter of its own.
+  double paramChance = 0.3;
+  /// What property tests need beyond plain ops, per forward op: each
+  /// checkpoint policy, an op that cannot be recomputed (ordered half the
+  /// time), a scratch buffer. Drawn from a stream of their own, so that at
+  /// 0 (remat-bench's dag model) the graph is the one the other draws make.
+  double mustRecomputeChance = 0;
+  double mustKeepChance = 0;
+  double fixedChance = 0;
+  double scratchChance = 0;
 };
 
 /// A random layered DAG with its backward part.
