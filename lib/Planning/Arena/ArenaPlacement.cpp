@@ -144,13 +144,19 @@ std::optional<uint64_t> arena::placeGreedy(const Instance &instance,
 
 namespace {
 
-/// The taken ranges one greedy pass may merge to find gaps: a few dozen per
-/// buffer. Steps whose buffers pack well need a handful each and are placed
-/// exactly as by an unbounded pass; a pass over a fragmented step that needs
-/// more is dropped instead of growing quadratically.
+/// Steps with more buffers than this get the first two orders only, and
+/// greedy passes that merge at most kRangesPerBuffer taken ranges per buffer.
+constexpr size_t kLargeInstance = 4096;
+constexpr uint64_t kRangesPerBuffer = 32;
+
+/// The taken ranges one greedy pass may merge to find gaps. Steps whose
+/// buffers pack well need a handful per buffer and are placed exactly as by
+/// an unbounded pass; on a large fragmented step, a pass that needs more is
+/// dropped instead of growing quadratically. Small steps are always placed
+/// in full: there the passes are cheap and the dropped ones can win.
 uint64_t maxRanges(const Instance &instance) {
-  constexpr uint64_t kRangesPerBuffer = 32;
-  return kRangesPerBuffer * std::max<uint64_t>(instance.occupying.size(), 64);
+  size_t n = instance.occupying.size();
+  return n > kLargeInstance ? kRangesPerBuffer * n : UINT64_MAX;
 }
 
 /// The occupying buffers sorted by `key` (largest first), ties by index.
@@ -377,7 +383,6 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
   std::vector<std::vector<uint32_t>> orders = candidateOrders(instance);
   // On large steps the first two orders (by size, by contention) win most
   // often; the others would add passes for little.
-  constexpr size_t kLargeInstance = 4096;
   if (instance.occupying.size() > kLargeInstance)
     orders.resize(2);
   std::vector<uint32_t> bestOrder;
