@@ -30,16 +30,26 @@ OccupancyTree::RangeSet &OccupancyTree::setAt(uint32_t &slot) {
 }
 
 void OccupancyTree::add(RangeSet &set, uint64_t begin, uint64_t end) {
-  // Absorb every range that overlaps or touches [begin, end).
+  // Absorb every range that overlaps or touches [begin, end) into the first
+  // of them, reusing its node: placement inserts millions of ranges, and a
+  // node per merge made allocation the larger cost.
   auto it = set.upper_bound(begin);
   if (it != set.begin() && std::prev(it)->second >= begin)
     --it;
-  while (it != set.end() && it->first <= end) {
-    begin = std::min(begin, it->first);
-    end = std::max(end, it->second);
-    it = set.erase(it);
+  if (it == set.end() || it->first > end) {
+    set.emplace_hint(it, begin, end);
+    return;
   }
-  set.emplace_hint(it, begin, end);
+  auto kept = it;
+  end = std::max(end, kept->second);
+  for (++it; it != set.end() && it->first <= end; it = set.erase(it))
+    end = std::max(end, it->second);
+  kept->second = end;
+  if (begin < kept->first) {
+    auto node = set.extract(kept);
+    node.key() = begin;
+    set.insert(it, std::move(node));
+  }
 }
 
 void OccupancyTree::insert(int64_t first, int64_t last, uint64_t begin,
@@ -89,15 +99,17 @@ uint64_t OccupancyTree::forEachGap(
     int64_t first, int64_t last,
     llvm::function_ref<bool(uint64_t, uint64_t)> visit,
     uint64_t &merged) const {
-  std::vector<const RangeSet *> found;
+  std::vector<const RangeSet *> &found = scratch.found;
+  found.clear();
   if (!points.empty() && first <= last)
     collect(1, 0, points.size() - 1, position(first), position(last), found);
   // A merge of the sets' ranges by begin: the heap holds each set's next
   // range above the cursor. A set whose next range the cursor has already
   // passed jumps by binary search, not range by range.
-  using Next = std::pair<uint64_t, uint32_t>;
-  std::vector<Next> heap;
-  std::vector<RangeSet::const_iterator> next(found.size());
+  std::vector<std::pair<uint64_t, uint32_t>> &heap = scratch.heap;
+  std::vector<RangeSet::const_iterator> &next = scratch.next;
+  heap.clear();
+  next.resize(found.size());
   for (uint32_t s = 0; s < found.size(); ++s) {
     next[s] = found[s]->begin();
     if (next[s] != found[s]->end())

@@ -61,6 +61,13 @@ private:
   /// the ranges stored anywhere in its subtree.
   std::vector<uint32_t> own, subtree;
   std::vector<RangeSet> sets;
+  /// forEachGap's working vectors, kept between calls: a placement asks for
+  /// the gaps once per buffer.
+  mutable struct {
+    std::vector<const RangeSet *> found;
+    std::vector<std::pair<uint64_t, uint32_t>> heap;
+    std::vector<RangeSet::const_iterator> next;
+  } scratch;
 };
 
 } // namespace remat::arena
