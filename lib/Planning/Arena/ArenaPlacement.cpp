@@ -93,23 +93,63 @@ uint64_t Instance::arenaOf(llvm::ArrayRef<uint64_t> offsets) const {
   return llvm::alignTo(top, maxAlignment);
 }
 
-std::optional<uint64_t> arena::placeGreedy(const Instance &instance,
-                                           llvm::ArrayRef<uint32_t> order,
-                                           Fit fit,
-                                           std::vector<uint64_t> &offsets,
-                                           uint64_t maxRanges) {
-  offsets.assign(instance.buffers.size(), 0);
-  // A buffer's gaps are those of the bytes that the placed buffers meeting
-  // its steps take; the tree yields them bottom up without visiting the
-  // placed buffers one by one (a training step's activations meet almost
-  // every other buffer, so a scan is quadratic).
-  std::vector<int64_t> steps;
-  steps.reserve(2 * order.size());
-  for (uint32_t i : order) {
-    steps.push_back(instance.buffers[i].first);
-    steps.push_back(instance.buffers[i].last);
+namespace {
+
+/// Steps with more buffers than this get the first two orders only, and
+/// greedy passes that find gaps in an OccupancyTree, merging at most
+/// kRangesPerBuffer taken ranges per buffer.
+constexpr size_t kLargeInstance = 4096;
+constexpr uint64_t kRangesPerBuffer = 32;
+
+/// The placed buffers by offset, for small steps: one pass over
+/// them, skipping those whose steps do not meet a buffer's, visits its gaps
+/// bottom up. That is quadratic, but on a few thousand buffers it costs less
+/// than building the tree.
+class PlacedList {
+public:
+  explicit PlacedList(size_t buffers) { byOffset.reserve(buffers); }
+
+  /// Among buffers at one offset the order does not matter: each moves
+  /// the cursor past all of them.
+  void insert(int64_t first, int64_t last, uint64_t begin, uint64_t end) {
+    auto position = llvm::upper_bound(
+        byOffset, begin,
+        [](uint64_t offset, const Placed &p) { return offset < p.offset; });
+    byOffset.insert(position, {begin, end, first, last});
   }
-  OccupancyTree taken(steps);
+
+  /// As OccupancyTree::forEachGap; `merged` counts the buffers met.
+  uint64_t forEachGap(int64_t first, int64_t last,
+                      llvm::function_ref<bool(uint64_t, uint64_t)> visit,
+                      uint64_t &merged) const {
+    uint64_t cursor = 0;
+    for (const Placed &placed : byOffset) {
+      if (placed.first > last || first > placed.last)
+        continue;
+      ++merged;
+      if (cursor < placed.offset && !visit(cursor, placed.offset))
+        return 0;
+      cursor = std::max(cursor, placed.end);
+    }
+    return cursor;
+  }
+
+private:
+  /// Copied in, so that the pass reads memory in order.
+  struct Placed {
+    uint64_t offset, end;
+    int64_t first, last;
+  };
+  std::vector<Placed> byOffset;
+};
+
+/// The greedy pass over `taken`, a PlacedList or an OccupancyTree.
+template <typename Taken>
+std::optional<uint64_t> placeInto(Taken &taken, const Instance &instance,
+                                  llvm::ArrayRef<uint32_t> order, Fit fit,
+                                  std::vector<uint64_t> &offsets,
+                                  uint64_t maxRanges) {
+  offsets.assign(instance.buffers.size(), 0);
   uint64_t merged = 0;
   for (uint32_t i : order) {
     const ArenaBuffer &buffer = instance.buffers[i];
@@ -142,12 +182,32 @@ std::optional<uint64_t> arena::placeGreedy(const Instance &instance,
   return instance.arenaOf(offsets);
 }
 
-namespace {
+} // namespace
 
-/// Steps with more buffers than this get the first two orders only, and
-/// greedy passes that merge at most kRangesPerBuffer taken ranges per buffer.
-constexpr size_t kLargeInstance = 4096;
-constexpr uint64_t kRangesPerBuffer = 32;
+std::optional<uint64_t> arena::placeGreedy(const Instance &instance,
+                                           llvm::ArrayRef<uint32_t> order,
+                                           Fit fit,
+                                           std::vector<uint64_t> &offsets,
+                                           uint64_t maxRanges) {
+  if (instance.occupying.size() <= kLargeInstance) {
+    PlacedList taken(order.size());
+    return placeInto(taken, instance, order, fit, offsets, maxRanges);
+  }
+  // A buffer's gaps are those of the bytes that the placed buffers meeting
+  // its steps take; the tree yields them bottom up without visiting the
+  // placed buffers one by one (a training step's activations meet almost
+  // every other buffer, so a scan is quadratic).
+  std::vector<int64_t> steps;
+  steps.reserve(2 * order.size());
+  for (uint32_t i : order) {
+    steps.push_back(instance.buffers[i].first);
+    steps.push_back(instance.buffers[i].last);
+  }
+  OccupancyTree taken(steps);
+  return placeInto(taken, instance, order, fit, offsets, maxRanges);
+}
+
+namespace {
 
 /// The taken ranges one greedy pass may merge to find gaps. Steps whose
 /// buffers pack well need a handful per buffer and are placed exactly as by
