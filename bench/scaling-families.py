@@ -3,6 +3,11 @@
 
     python3 bench/scaling-families.py [--solver greedy] [--budgets 0.5,0.7,min]
                                       [--time-limit 60] [--quick]
+    python3 bench/scaling-families.py --driver [--budgets 0.5,min]
+
+`--driver` times `remat-bench plan` instead: planStep, as remat-plan plans
+(both orders, arena fitting with its re-plans and placements), at about
+10k, 50k and 100k ops, and writes scaling-families-driver.md and .csv.
 
 bench/run.py sweeps sizes on random DAGs only; deep transformers, ResNets
 and U-Nets have structure (residual streams, long skips) that random DAGs
@@ -38,6 +43,15 @@ FAMILIES = [
      "--depth", [120, 1240, 12480]),
 ]
 
+# About 10k, 50k and 100k ops, for --driver.
+DRIVER_DEPTHS = {
+    "transformer": [300, 1500, 3000],
+    "resnet": [550, 2750, 5500],
+    "unet": [500, 2500, 5000],
+    "mlp": [2000, 10000, 20000],
+    "dag": [1240, 6240, 12480],
+}
+
 
 def fit_exponent(points):
     """Least-squares slope of log(time) over log(ops)."""
@@ -50,6 +64,85 @@ def fit_exponent(points):
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / var
 
 
+def plan_sizes(args, command, budgets, depths_of, detail):
+    """One `remat-bench COMMAND` row per family x size x budget; `detail`
+    says what to print of each beside its time."""
+    rows = []
+    for family, graph_args, depth_flag, depths in FAMILIES:
+        depths = depths_of(family, depths)
+        for depth in depths[:2] if args.quick else depths:
+            cmd = [args.remat_bench, command] + graph_args + [
+                "%s=%d" % (depth_flag, depth), "--solvers=" + args.solver,
+                "--budgets=" + ",".join(budgets),
+                "--time-limit=%g" % args.time_limit]
+            out = subprocess.run(cmd, check=True, capture_output=True,
+                                 text=True).stdout
+            for r in csv.DictReader(io.StringIO(out)):
+                r["family"] = family
+                rows.append(r)
+                print("%-11s %7s ops %-4s %9.0f ms  %s  %s" % (
+                    family, r["ops"], r["budget"], float(r["solve_ms"]),
+                    detail(r),
+                    "feasible" if r["feasible"] == "1" else "infeasible"),
+                    file=sys.stderr)
+    return rows
+
+
+def series(rows, budgets):
+    """(family, budget, its rows by size) for every pair that has rows."""
+    for family, _, _, _ in FAMILIES:
+        for budget in budgets:
+            runs = sorted((r for r in rows if r["family"] == family and
+                           r["budget"] == budget),
+                          key=lambda r: int(r["ops"]))
+            if runs:
+                yield family, budget, runs
+
+
+def driver_table(args, budgets):
+    """Plan time of planStep (remat-bench plan) per family, size and budget."""
+    # The recomputes column of a 100k-op plan is megabytes long.
+    csv.field_size_limit(sys.maxsize)
+    rows = plan_sizes(args, "plan", budgets,
+                      lambda family, _: DRIVER_DEPTHS[family],
+                      lambda r: "arena " + r["arena"])
+
+    os.makedirs(RESULTS, exist_ok=True)
+    fields = ["family", "ops", "budget", "solve_ms", "arena", "peak",
+              "feasible", "extra_flops", "plans"]
+    with open(os.path.join(RESULTS, "scaling-families-driver.csv"), "w",
+              newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+
+    md = ["# Plan time per model family, as remat-plan plans", "",
+          "`python3 bench/scaling-families.py --driver` (solver `%s`, time "
+          "limit %g s) on %s, %s." % (args.solver, args.time_limit,
+                                      platform.processor() or
+                                      platform.machine(),
+                                      platform.platform()),
+          "Plan time is `remat-bench plan`'s solve time: planStep with "
+          "remat-plan's defaults (both orders, the budget bounding the "
+          "placed arena, re-plans until it fits). k10 is the log-log slope "
+          "between the two largest sizes. The target is under 10 s at 100k "
+          "ops and k10 at most 1.2.", ""]
+    md.append("| family | budget | " + " | ".join(
+        "ops | ms" for _ in range(3)) + " | k10 |")
+    md.append("|---|---|" + "---|---|" * 3 + "---|")
+    for family, budget, runs in series(rows, budgets):
+        cells = ["%s | %.0f%s" % (r["ops"], float(r["solve_ms"]),
+                                  "" if r["feasible"] == "1" else " (infeasible)")
+                 for r in runs]
+        cells += [" | "] * (3 - len(runs))
+        points = [(int(r["ops"]), float(r["solve_ms"])) for r in runs]
+        md.append("| %s | %s | %s | %.2f |" % (
+            family, budget, " | ".join(cells), fit_exponent(points[-2:])))
+    md.append("")
+    with open(os.path.join(RESULTS, "scaling-families-driver.md"), "w") as f:
+        f.write("\n".join(md))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--remat-bench",
@@ -59,27 +152,17 @@ def main():
     parser.add_argument("--budgets", default="0.5,0.7,min")
     parser.add_argument("--time-limit", type=float, default=60)
     parser.add_argument("--quick", action="store_true",
-                        help="1k and 10k ops only")
+                        help="the two smaller sizes only")
+    parser.add_argument("--driver", action="store_true",
+                        help="time remat-bench plan (planStep) at 10k-100k "
+                        "ops")
     args = parser.parse_args()
     budgets = args.budgets.split(",")
+    if args.driver:
+        return driver_table(args, budgets)
 
-    rows = []
-    for family, graph_args, depth_flag, depths in FAMILIES:
-        for depth in depths[:2] if args.quick else depths:
-            cmd = [args.remat_bench, "run"] + graph_args + [
-                "%s=%d" % (depth_flag, depth), "--solvers=" + args.solver,
-                "--budgets=" + ",".join(budgets),
-                "--time-limit=%g" % args.time_limit]
-            out = subprocess.run(cmd, check=True, capture_output=True,
-                                 text=True).stdout
-            for r in csv.DictReader(io.StringIO(out)):
-                r["family"] = family
-                rows.append(r)
-                print("%-11s %7s ops %-4s %9.0f ms  extra %s%%  %s" % (
-                    family, r["ops"], r["budget"], float(r["solve_ms"]),
-                    r["extra_flops_percent"],
-                    "feasible" if r["feasible"] == "1" else "infeasible"),
-                    file=sys.stderr)
+    rows = plan_sizes(args, "run", budgets, lambda _, depths: depths,
+                      lambda r: "extra %s%%" % r["extra_flops_percent"])
 
     os.makedirs(RESULTS, exist_ok=True)
     fields = ["family", "ops", "budget", "solve_ms", "peak", "feasible",
@@ -105,25 +188,19 @@ def main():
     md.append("| family | budget | " + " | ".join(
         "ops | ms | extra FLOPs" for _ in range(3)) + " | k | k10 |")
     md.append("|---|---|" + "---|---|---|" * 3 + "---|---|")
-    for family, _, _, _ in FAMILIES:
-        for budget in budgets:
-            runs = sorted((r for r in rows if r["family"] == family and
-                           r["budget"] == budget),
-                          key=lambda r: int(r["ops"]))
-            if not runs:
-                continue
-            cells = []
-            for r in runs:
-                extra = "%.3f%%" % float(r["extra_flops_percent"])
-                if r["feasible"] != "1":
-                    extra += " (infeasible)"
-                cells.append("%s | %.0f | %s" % (r["ops"],
-                                                 float(r["solve_ms"]), extra))
-            cells += [" |  | "] * (3 - len(runs))
-            points = [(int(r["ops"]), float(r["solve_ms"])) for r in runs]
-            md.append("| %s | %s | %s | %.2f | %.2f |" % (
-                family, budget, " | ".join(cells), fit_exponent(points),
-                fit_exponent(points[-2:])))
+    for family, budget, runs in series(rows, budgets):
+        cells = []
+        for r in runs:
+            extra = "%.3f%%" % float(r["extra_flops_percent"])
+            if r["feasible"] != "1":
+                extra += " (infeasible)"
+            cells.append("%s | %.0f | %s" % (r["ops"],
+                                             float(r["solve_ms"]), extra))
+        cells += [" |  | "] * (3 - len(runs))
+        points = [(int(r["ops"]), float(r["solve_ms"])) for r in runs]
+        md.append("| %s | %s | %s | %.2f | %.2f |" % (
+            family, budget, " | ".join(cells), fit_exponent(points),
+            fit_exponent(points[-2:])))
     md.append("")
     with open(os.path.join(RESULTS, "scaling-families.md"), "w") as f:
         f.write("\n".join(md))

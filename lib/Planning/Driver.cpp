@@ -184,6 +184,17 @@ StepPlan remat::planStep(const Program &program,
     solve.minimize = !solve.budgetBytes.has_value();
   }
 
+  if (solve.budgetBytes && !options.searchBelowFloor) {
+    PeakFloor floor = computePeakFloor(program, options.countInputs);
+    if (*solve.budgetBytes < floor.bytes) {
+      plan.belowFloor = floor;
+      plan.result.peakBytes = plan.before.peakBytes;
+      plan.result.feasible = false;
+      plan.result.note = "the budget is below the step's floor";
+      return plan;
+    }
+  }
+
   Clock::time_point start = Clock::now();
   StepPlanner planner(options, plan);
   if (options.schedule)

@@ -106,6 +106,7 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     planning.timeLimitSeconds = timeLimit;
     planning.schedule = schedule;
     planning.isolateSearch = isolateSearch;
+    planning.searchBelowFloor = bestEffort;
     return success();
   }
 
@@ -230,6 +231,11 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     outcome->arenaBefore = std::move(step.arenaBefore);
     if (failed(checkArenaFits(function, outcome->arenaBefore)))
       return nullptr;
+    if (step.belowFloor) {
+      reportBelowFloor(function, *outcome, *step.solverOptions.budgetBytes,
+                       *step.belowFloor);
+      return nullptr;
+    }
     outcome->result = std::move(step.result);
     outcome->order = std::move(step.order);
     outcome->liveTargetBytes = step.liveTargetBytes;
@@ -356,6 +362,30 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
       if (!op->hasAttr(kSaveAttrName) && info.recomputable)
         info.mustRecompute = !isSaveable(op, *graphPolicy, policyNames);
     }
+  }
+
+  /// A budget below the floor fails before any search, at the op that
+  /// needs the floor (or the step, when its results are the floor).
+  void reportBelowFloor(FunctionOpInterface function,
+                        const PlanOutcome &outcome, uint64_t budgetBytes,
+                        const PeakFloor &floor) {
+    InFlightDiagnostic diag = mlir::emitError(function.getLoc())
+                              << (outcome.arenaBudget ? "arena " : "")
+                              << "budget of " << formatBytes(budgetBytes)
+                              << " for @" << outcome.graphName
+                              << " cannot be met: no plan goes below "
+                              << formatBytes(floor.bytes);
+    if (floor.op == kNone) {
+      diag << ", the step's results"
+           << (outcome.countInputs ? " and inputs" : "")
+           << ", all live at its end";
+      return;
+    }
+    Operation *op = outcome.graph.ops[floor.op];
+    diag.attachNote(op->getLoc())
+        << "this '" << op->getName()
+        << "' needs it while it runs: its operands, results and scratch"
+        << (outcome.countInputs ? ", with the inputs" : "");
   }
 
   LogicalResult reportInfeasible(FunctionOpInterface function,

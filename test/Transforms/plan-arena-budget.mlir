@@ -3,7 +3,7 @@
 // RUN: remat-opt %s --remat-plan="budget=600 schedule=false summary arena-alignment=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BYTE
 // RUN: remat-opt %s --remat-plan="budget=0.7 schedule=false summary" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FRACTION
 // RUN: remat-opt %s --remat-plan="budget=min schedule=false summary" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIN
-// RUN: not remat-opt %s --remat-plan="budget=100 schedule=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=INFEASIBLE
+// RUN: not remat-opt %s --remat-plan="budget=350 schedule=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=INFEASIBLE
 // RUN: not remat-opt %s --remat-plan="budget=600 budget-kind=peak" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-KIND
 // RUN: not remat-opt %s --remat-plan="budget=600 arena-alignment=48" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-ALIGN
 
@@ -36,7 +36,7 @@
 // MIN-NEXT:     budget   min = 384 B, met
 // MIN:          arena    768 B -> 384 B  (1.280x the live peak)
 
-// INFEASIBLE: error: arena budget of 100 B for @chain cannot be met: the smallest arena solver 'greedy' reached is 384 B (live peak 300 B; before: arena 768 B)
+// INFEASIBLE: error: arena budget of 350 B for @chain cannot be met: the smallest arena solver 'greedy' reached is 384 B (live peak 300 B; before: arena 768 B)
 
 // BAD-KIND: error: invalid budget-kind 'peak': expected 'arena' or 'live'
 // BAD-ALIGN: error: arena-alignment must be a power of two, not 48

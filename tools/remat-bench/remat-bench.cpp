@@ -49,6 +49,7 @@
 #include "remat/Planning/Driver.h"
 #include "remat/Planning/Testing/Generators.h"
 #include "remat/Planning/MemoryProfile.h"
+#include "remat/Planning/PeakFloor.h"
 #include "remat/Planning/Schedule.h"
 #include "remat/Planning/Solver.h"
 #include "remat/Planning/StepArena.h"
@@ -143,36 +144,6 @@ bool buildGraph(const std::map<std::string, std::string> &args, Graph &graph,
   options.length = number("length", "128");
   program = generateModel(family, options);
   return true;
-}
-
-/// A peak no plan goes below: the bytes one op needs while it runs (its
-/// distinct operand buffers, inputs only when they count, results and
-/// scratch), at the op that needs most, and the step's results, which are
-/// all live at its end whatever the plan.
-uint64_t peakFloor(const Program &program, bool countInputs) {
-  std::set<ValueId> results;
-  for (ValueId v = 0; v < program.values.size(); ++v)
-    if (program.values[v].isOutput)
-      results.insert(program.rootOf(v));
-  uint64_t most = 0;
-  for (ValueId v : results)
-    if (countInputs || program.values[v].def != kNone)
-      most += program.values[v].bytes;
-  for (const OpInfo &op : program.ops) {
-    std::set<ValueId> buffers;
-    for (ValueId v : op.operands) {
-      ValueId root = program.rootOf(v);
-      if (countInputs || program.values[root].def != kNone)
-        buffers.insert(root);
-    }
-    for (ValueId v : op.results)
-      buffers.insert(program.rootOf(v));
-    uint64_t bytes = op.scratchBytes();
-    for (ValueId v : buffers)
-      bytes += program.values[v].bytes;
-    most = std::max(most, bytes);
-  }
-  return most;
 }
 
 std::string csvField(std::string text) {
@@ -339,7 +310,7 @@ int main(int argc, char **argv) {
       args.count("time-limit") ? std::strtod(args["time-limit"].c_str(), nullptr)
                                : 60;
   uint64_t peakBefore = computeMemoryProfile(program, false).peakBytes;
-  uint64_t floorBytes = peakFloor(program, false);
+  uint64_t floorBytes = computePeakFloor(program, false).bytes;
   uint64_t baseFlops = 0;
   for (const OpInfo &op : program.ops)
     baseFlops += op.flops;

@@ -13,6 +13,7 @@
 #define REMAT_PLANNING_DRIVER_H
 
 #include "remat/Planning/MemoryProfile.h"
+#include "remat/Planning/PeakFloor.h"
 #include "remat/Planning/Solver.h"
 #include "remat/Planning/StepArena.h"
 #include "remat/Support/Budget.h"
@@ -46,6 +47,9 @@ struct PlanningOptions {
   bool schedule = true;
   /// SolverOptions::isolateSearch.
   bool isolateSearch = true;
+  /// Search even under a budget below the step's floor (PeakFloor.h), for
+  /// the closest plan there is; otherwise such a budget fails at once.
+  bool searchBelowFloor = false;
 };
 
 /// Which order was kept with `schedule`, and what the other planned.
@@ -81,6 +85,10 @@ struct StepPlan {
   std::optional<uint64_t> liveTargetBytes;
   unsigned plans = 1;
   double solveMs = 0;
+  /// Set when the budget is below the step's floor and nothing was searched
+  /// (PlanningOptions::searchBelowFloor): `result` is then the given step,
+  /// infeasible.
+  std::optional<PeakFloor> belowFloor;
 
   /// Whether planning ran: not when the given step's buffers overflow any
   /// arena (arenaBefore.layout.overflow).

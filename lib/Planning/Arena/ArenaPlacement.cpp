@@ -13,6 +13,7 @@
 #include "remat/Planning/ArenaPlacement.h"
 
 #include "ArenaPlacementInternal.h"
+#include "OccupancyTree.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -92,61 +93,131 @@ uint64_t Instance::arenaOf(llvm::ArrayRef<uint64_t> offsets) const {
   return llvm::alignTo(top, maxAlignment);
 }
 
-uint64_t arena::placeGreedy(const Instance &instance,
-                            llvm::ArrayRef<uint32_t> order, Fit fit,
-                            std::vector<uint64_t> &offsets) {
-  size_t n = instance.buffers.size();
-  offsets.assign(n, 0);
-  // The placed buffers by (offset, index): one pass over them, skipping
-  // those whose intervals do not meet, visits the conflicts bottom up. That
-  // is O(placed) per buffer without a conflict list, which for a training
-  // step (activations live across the whole backward pass) is quadratic in
-  // size anyway; the entries are copied in so that the pass reads memory in
-  // order.
+namespace {
+
+/// Steps with more buffers than this get the first two orders only, and
+/// greedy passes that find gaps in an OccupancyTree, merging at most
+/// kRangesPerBuffer taken ranges per buffer.
+constexpr size_t kLargeInstance = 4096;
+constexpr uint64_t kRangesPerBuffer = 32;
+
+/// The placed buffers by offset, for small steps: one pass over
+/// them, skipping those whose steps do not meet a buffer's, visits its gaps
+/// bottom up. That is quadratic, but on a few thousand buffers it costs less
+/// than building the tree.
+class PlacedList {
+public:
+  explicit PlacedList(size_t buffers) { byOffset.reserve(buffers); }
+
+  /// Among buffers at one offset the order does not matter: each moves
+  /// the cursor past all of them.
+  void insert(int64_t first, int64_t last, uint64_t begin, uint64_t end) {
+    auto position = llvm::upper_bound(
+        byOffset, begin,
+        [](uint64_t offset, const Placed &p) { return offset < p.offset; });
+    byOffset.insert(position, {begin, end, first, last});
+  }
+
+  /// As OccupancyTree::forEachGap; `merged` counts the buffers met.
+  uint64_t forEachGap(int64_t first, int64_t last,
+                      llvm::function_ref<bool(uint64_t, uint64_t)> visit,
+                      uint64_t &merged) const {
+    uint64_t cursor = 0;
+    for (const Placed &placed : byOffset) {
+      if (placed.first > last || first > placed.last)
+        continue;
+      ++merged;
+      if (cursor < placed.offset && !visit(cursor, placed.offset))
+        return 0;
+      cursor = std::max(cursor, placed.end);
+    }
+    return cursor;
+  }
+
+private:
+  /// Copied in, so that the pass reads memory in order.
   struct Placed {
     uint64_t offset, end;
     int64_t first, last;
-    uint32_t index;
   };
   std::vector<Placed> byOffset;
-  byOffset.reserve(order.size());
+};
+
+/// The greedy pass over `taken`, a PlacedList or an OccupancyTree.
+template <typename Taken>
+std::optional<uint64_t> placeInto(Taken &taken, const Instance &instance,
+                                  llvm::ArrayRef<uint32_t> order, Fit fit,
+                                  std::vector<uint64_t> &offsets,
+                                  uint64_t maxRanges) {
+  offsets.assign(instance.buffers.size(), 0);
+  uint64_t merged = 0;
   for (uint32_t i : order) {
     const ArenaBuffer &buffer = instance.buffers[i];
     uint64_t size = instance.sizes[i];
     uint64_t alignment = alignmentOf(buffer);
-    uint64_t cursor = 0;
     uint64_t bestOffset = 0, bestGap = 0;
     bool found = false;
-    for (const Placed &placed : byOffset) {
-      if (placed.first > buffer.last || buffer.first > placed.last)
-        continue;
-      uint64_t candidate = llvm::alignTo(cursor, alignment);
-      if (candidate + size <= placed.offset) {
-        uint64_t gap = placed.offset - cursor;
-        if (!found || gap < bestGap) {
-          bestOffset = candidate;
-          bestGap = gap;
-          found = true;
-        }
-        if (fit == Fit::Lowest)
-          break;
-      }
-      cursor = std::max(cursor, placed.end);
-    }
-    uint64_t offset = found ? bestOffset : llvm::alignTo(cursor, alignment);
+    uint64_t top = taken.forEachGap(
+        buffer.first, buffer.last,
+        [&](uint64_t begin, uint64_t end) {
+          if (merged > maxRanges)
+            return false;
+          uint64_t candidate = llvm::alignTo(begin, alignment);
+          if (candidate + size > end)
+            return true;
+          if (!found || end - begin < bestGap) {
+            bestOffset = candidate;
+            bestGap = end - begin;
+            found = true;
+          }
+          return fit != Fit::Lowest;
+        },
+        merged);
+    if (merged > maxRanges)
+      return std::nullopt;
+    uint64_t offset = found ? bestOffset : llvm::alignTo(top, alignment);
     offsets[i] = offset;
-    auto position = llvm::lower_bound(byOffset, std::make_pair(offset, i),
-                                      [](const Placed &p, auto key) {
-                                        return std::make_pair(p.offset,
-                                                              p.index) < key;
-                                      });
-    byOffset.insert(position,
-                    {offset, offset + size, buffer.first, buffer.last, i});
+    taken.insert(buffer.first, buffer.last, offset, offset + size);
   }
   return instance.arenaOf(offsets);
 }
 
+} // namespace
+
+std::optional<uint64_t> arena::placeGreedy(const Instance &instance,
+                                           llvm::ArrayRef<uint32_t> order,
+                                           Fit fit,
+                                           std::vector<uint64_t> &offsets,
+                                           uint64_t maxRanges) {
+  if (instance.occupying.size() <= kLargeInstance) {
+    PlacedList taken(order.size());
+    return placeInto(taken, instance, order, fit, offsets, maxRanges);
+  }
+  // A buffer's gaps are those of the bytes that the placed buffers meeting
+  // its steps take; the tree yields them bottom up without visiting the
+  // placed buffers one by one (a training step's activations meet almost
+  // every other buffer, so a scan is quadratic).
+  std::vector<int64_t> steps;
+  steps.reserve(2 * order.size());
+  for (uint32_t i : order) {
+    steps.push_back(instance.buffers[i].first);
+    steps.push_back(instance.buffers[i].last);
+  }
+  OccupancyTree taken(steps);
+  return placeInto(taken, instance, order, fit, offsets, maxRanges);
+}
+
 namespace {
+
+/// The taken ranges one greedy pass may merge to find gaps. Steps whose
+/// buffers pack well need a handful per buffer and are placed exactly as by
+/// an unbounded pass; on a large fragmented step, a pass that needs more is
+/// dropped instead of growing quadratically. Small steps are always placed
+/// in full: there the passes are cheap and the dropped ones can win.
+uint64_t maxRanges(const Instance &instance) {
+  size_t n = instance.occupying.size();
+  return n > kLargeInstance ? kRangesPerBuffer * n : UINT64_MAX;
+}
 
 /// The occupying buffers sorted by `key` (largest first), ties by index.
 template <typename Key>
@@ -278,9 +349,9 @@ std::vector<std::vector<uint32_t>> candidateOrders(const Instance &instance) {
 /// only reach it because others sit badly below them (the backward pass of
 /// a training step: weight gradients that live to the end); the free moves
 /// let equal arenas drift until one of those settles. Choices come from a
-/// fixed seed, so placement stays deterministic. Each try is a greedy pass,
-/// quadratic in the buffers, so the number of tries shrinks with the
-/// instance's size.
+/// fixed seed, so placement stays deterministic. The number of tries
+/// shrinks with the square of the instance's size: the search pays on small
+/// steps, where a few hundred passes are cheap.
 void improveOrder(const Instance &instance, std::vector<uint32_t> order,
                   Fit fit, ArenaLayout &layout) {
   size_t n = order.size();
@@ -335,9 +406,10 @@ void improveOrder(const Instance &instance, std::vector<uint32_t> order,
         move(top, next() % top);
       }
     }
-    uint64_t arena = placeGreedy(instance, candidate, fit, offsets);
-    if (arena <= layout.arenaBytes) {
-      layout.arenaBytes = arena;
+    std::optional<uint64_t> arena =
+        placeGreedy(instance, candidate, fit, offsets, maxRanges(instance));
+    if (arena && *arena <= layout.arenaBytes) {
+      layout.arenaBytes = *arena;
       layout.offsets = offsets;
       order = std::move(candidate);
     }
@@ -362,34 +434,43 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
     std::vector<uint32_t> order = orderBy(
         instance, [&](uint32_t i) { return instance.sizes[i]; });
     layout.arenaBytes =
-        placeGreedy(instance, order, Fit::Smallest, layout.offsets);
+        *placeGreedy(instance, order, Fit::Smallest, layout.offsets);
     return layout;
   }
 
   std::vector<uint64_t> offsets;
   bool first = true;
   std::vector<std::vector<uint32_t>> orders = candidateOrders(instance);
-  // Each greedy pass is quadratic; on large steps the first two orders (by
-  // size, by contention), which win most often, keep placement well under
-  // a second for 10k buffers.
-  constexpr size_t kLargeInstance = 4096;
+  // On large steps the first two orders (by size, by contention) win most
+  // often; the others would add passes for little.
   if (instance.occupying.size() > kLargeInstance)
     orders.resize(2);
   std::vector<uint32_t> bestOrder;
   Fit bestFit = Fit::Smallest;
   for (const std::vector<uint32_t> &order : orders) {
     for (Fit fit : {Fit::Smallest, Fit::Lowest}) {
-      uint64_t arena = placeGreedy(instance, order, fit, offsets);
-      if (first || arena < layout.arenaBytes) {
-        layout.arenaBytes = arena;
+      std::optional<uint64_t> arena =
+          placeGreedy(instance, order, fit, offsets, maxRanges(instance));
+      if (!arena)
+        continue;
+      if (first || *arena < layout.arenaBytes) {
+        layout.arenaBytes = *arena;
         layout.offsets = offsets;
         bestOrder = order;
         bestFit = fit;
         first = false;
       }
-      if (layout.arenaBytes <= bound)
+      if (!first && layout.arenaBytes <= bound)
         return layout;
     }
+  }
+  if (first) {
+    // Every pass ran out of ranges to merge: the lowest fit in size order
+    // stops at a buffer's first fitting gap, the cheapest pass to finish.
+    bestOrder = orders.front();
+    bestFit = Fit::Lowest;
+    layout.arenaBytes =
+        *placeGreedy(instance, bestOrder, bestFit, layout.offsets);
   }
   improveOrder(instance, bestOrder, bestFit, layout);
   if (layout.arenaBytes <= bound)

@@ -11,6 +11,7 @@
 #include "remat/Planning/ArenaPlacement.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace remat::arena {
@@ -53,9 +54,15 @@ enum class Fit {
 };
 
 /// Places the buffers of `order` one by one among the earlier ones they
-/// conflict with; buffers not in `order` keep offset 0. Returns the arena.
-uint64_t placeGreedy(const Instance &instance, llvm::ArrayRef<uint32_t> order,
-                     Fit fit, std::vector<uint64_t> &offsets);
+/// conflict with; buffers not in `order` keep offset 0. Returns the arena,
+/// or nothing once finding the gaps has merged more than `maxRanges` taken
+/// ranges (OccupancyTree::forEachGap): a fragmented step can offer each
+/// buffer a number of gaps that grows with the step, and a bounded pass
+/// keeps placement near-linear there.
+std::optional<uint64_t> placeGreedy(const Instance &instance,
+                                    llvm::ArrayRef<uint32_t> order, Fit fit,
+                                    std::vector<uint64_t> &offsets,
+                                    uint64_t maxRanges = UINT64_MAX);
 
 /// Branch and bound for a placement with a smaller arena than `layout`'s,
 /// visiting at most `nodeBudget` nodes; improves `layout` in place. Returns

@@ -1,0 +1,221 @@
+//===- GreedySweep.cpp - Recomputations for every op over the budget ------===//
+//
+// A bulk sweep: the step-wise search run on estimated live bytes, so that
+// one evaluation of the program judges many picks (GreedyPlanner::reducePeak
+// keeps a sweep only when the evaluation confirms it).
+//
+//===----------------------------------------------------------------------===//
+
+#include "GreedyPlanner.h"
+
+#include "IntervalTrees.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <limits>
+#include <tuple>
+
+using namespace remat;
+using namespace remat::greedy;
+
+namespace {
+
+/// Adds a sweep's picks to `plan`: those that go ahead of the groups in
+/// front of an op go before the first of them, the others at the end, in
+/// decision order.
+void mergeSweep(Plan &plan, std::vector<Recompute> appended,
+                llvm::DenseMap<OpId, std::vector<Recompute>> ahead) {
+  std::vector<Recompute> merged;
+  merged.reserve(plan.recomputes.size() + appended.size() + ahead.size());
+  for (Recompute &recompute : plan.recomputes) {
+    auto it = ahead.find(recompute.before);
+    if (it != ahead.end()) {
+      llvm::append_range(merged, std::move(it->second));
+      ahead.erase(it);
+    }
+    merged.push_back(std::move(recompute));
+  }
+  // Ahead of nothing: no group in front of that op yet (not expected, since
+  // a copy reads the value there, but harmless).
+  std::vector<std::pair<OpId, std::vector<Recompute>>> rest(ahead.begin(),
+                                                             ahead.end());
+  llvm::sort(rest, llvm::less_first());
+  for (auto &[before, group] : rest)
+    llvm::append_range(merged, std::move(group));
+  llvm::append_range(merged, std::move(appended));
+  plan.recomputes = std::move(merged);
+}
+
+} // namespace
+
+std::vector<Gap> GreedyPlanner::gapsOverTarget(const Snapshot &snapshot,
+                                               int64_t target) const {
+  const Program &program = snapshot.program;
+  const MemoryProfile &profile = snapshot.profile;
+  const OpId numOps = program.ops.size();
+  // The buffers the step-wise search could pick (candidatesAtPeak's rules),
+  // and where each is read.
+  std::vector<bool> eligible(program.values.size(), false);
+  for (ValueId v = 0; v < program.values.size(); ++v) {
+    const ValueInfo &info = program.values[v];
+    if (info.aliasOf != kNone)
+      continue;
+    eligible[v] = info.bytes != 0 && info.def != kNone && !info.isOutput &&
+                  info.bytes >= options.minRematBytes &&
+                  canRecompute(base.values[info.origin].def) &&
+                  profile.ranges[v].end != kNone;
+  }
+  // A buffer with views is also kept alive by them.
+  for (ValueId v = 0; v < program.values.size(); ++v)
+    if (program.values[v].aliasOf != kNone)
+      eligible[program.rootOf(v)] = false;
+  // Only gaps through an op over the target can matter: estimates only go
+  // down during a sweep.
+  std::vector<OpId> overBefore(numOps + 1, 0);
+  for (OpId op = 0; op < numOps; ++op)
+    overBefore[op + 1] =
+        overBefore[op] +
+        (static_cast<int64_t>(profile.liveBytes[op]) > target ? 1 : 0);
+  std::vector<Gap> gaps;
+  std::vector<OpId> lastRead(program.values.size(), kNone);
+  for (OpId op = 0; op < numOps; ++op) {
+    for (ValueId operand : program.ops[op].operands) {
+      if (!eligible[operand] || lastRead[operand] == op)
+        continue;
+      const ValueInfo &info = program.values[operand];
+      OpId from = lastRead[operand] == kNone ? info.def : lastRead[operand];
+      lastRead[operand] = op;
+      if (from + 1 >= op || overBefore[op] == overBefore[from + 1])
+        continue;
+      Gap gap;
+      gap.live = operand;
+      gap.origin = info.origin;
+      gap.def = base.values[info.origin].def;
+      gap.bytes = info.bytes;
+      gap.begin = from + 1;
+      gap.end = op - 1;
+      gap.score = scoreOf(info.bytes, base.ops[gap.def].flops);
+      gaps.push_back(std::move(gap));
+    }
+  }
+  // Ids in the step-wise search's tie-break order (isBetter): larger
+  // buffers, then earlier defining ops.
+  llvm::sort(gaps, [](const Gap &a, const Gap &b) {
+    return std::make_tuple(~a.bytes, a.def, a.origin, a.end) <
+           std::make_tuple(~b.bytes, b.def, b.origin, b.end);
+  });
+  return gaps;
+}
+
+bool GreedyPlanner::sweepOverBudget(Plan &plan, const Snapshot &snapshot,
+                                    size_t maxPicks,
+                                    SweepEstimate &expected) const {
+  const Program &program = snapshot.program;
+  const MemoryProfile &profile = snapshot.profile;
+  // With `minimize`, every op is over the target until one without a gap
+  // is the highest.
+  const int64_t target =
+      options.minimize ? 0 : static_cast<int64_t>(*options.budgetBytes);
+  const OpId numOps = program.ops.size();
+
+  std::vector<Gap> gaps = gapsOverTarget(snapshot, target);
+
+  // The step-wise search at estimated cost: the op with the most estimated
+  // live bytes (the snapshot's, minus what the recomputations picked so far
+  // free over their gaps) gets the best gap through it, until no op is over
+  // the budget or the ops left over it have no gap.
+  RangeAddMaxTree estimate(std::vector<int64_t>(profile.liveBytes.begin(),
+                                                profile.liveBytes.end()));
+  IntervalStabbingHeap through(numOps);
+  for (unsigned id = 0; id < gaps.size(); ++id)
+    through.insert(id, gaps[id].begin, gaps[id].end, gaps[id].score);
+  std::vector<bool> taken(base.values.size(), false);
+  // Values that the chains picked so far read.
+  std::vector<bool> readByPick(base.values.size(), false);
+  auto isStale = [&](unsigned id, double score) {
+    return taken[gaps[id].origin] || score != gaps[id].score;
+  };
+  // New recomputations, in decision order; those that go ahead of the
+  // groups in front of an op are merged into the plan at the end.
+  std::vector<Recompute> appended;
+  llvm::DenseMap<OpId, std::vector<Recompute>> ahead;
+  // Chain ops placed in front of each original op during this sweep.
+  llvm::DenseMap<OpId, unsigned> addedOps;
+  constexpr int64_t kUnfixable = std::numeric_limits<int64_t>::min() / 4;
+  size_t picksLeft = maxPicks;
+  for (auto [bytes, op] = estimate.max(); bytes > target && picksLeft > 0;
+       std::tie(bytes, op) = estimate.max()) {
+    unsigned id;
+    double score;
+    if (!through.best(op, isStale, id, score)) {
+      // Nothing to free here: leave this op to the exact steps.
+      if (options.minimize)
+        break;
+      estimate.add(op, op, kUnfixable);
+      continue;
+    }
+    Gap &gap = gaps[id];
+    const ValueInfo &info = program.values[gap.live];
+    Placement placement = placementFor(snapshot, gap.end + 1);
+    unsigned &added = addedOps[placement.before];
+    if (!fitsGroup(placement, gap.built ? gap.chain.ops.size() : 1, added)) {
+      // The group is full: retire the gap.
+      gap.score = -1;
+      continue;
+    }
+    if (!gap.built) {
+      // The bound was optimistic: requeue at the exact score, so that a
+      // better gap may go first.
+      gap.chain = buildChain(info.origin, placement, snapshot, op);
+      gap.built = true;
+      gap.score = gap.chain.overwrites ||
+                          gap.chain.extendedBytes >= info.bytes
+                      ? -1
+                      : scoreOf(info.bytes - gap.chain.extendedBytes,
+                                gap.chain.flops);
+      if (gap.score >= 0)
+        through.insert(id, gap.begin, gap.end, gap.score);
+      continue;
+    }
+    // Two picks of one sweep that touch the same buffer would each be judged
+    // as if the other were not there: a chain that reads a buffer another
+    // pick frees keeps it alive after all. The later one waits for the next
+    // snapshot.
+    auto chainReads = [&](auto predicate) {
+      return llvm::any_of(gap.chain.ops, [&](OpId chainOp) {
+        return llvm::any_of(base.ops[chainOp].operands, predicate);
+      });
+    };
+    if (readByPick[info.origin] ||
+        chainReads([&](ValueId operand) { return taken[operand]; })) {
+      gap.score = -1;
+      continue;
+    }
+    chainReads([&](ValueId operand) {
+      readByPick[operand] = true;
+      return false;
+    });
+    taken[info.origin] = true;
+    --picksLeft;
+    added += gap.chain.ops.size();
+    Recompute recompute{info.origin, placement.before,
+                        std::move(gap.chain.ops)};
+    if (placement.ahead)
+      ahead[placement.before].push_back(std::move(recompute));
+    else
+      appended.push_back(std::move(recompute));
+    estimate.add(gap.begin, gap.end,
+                 -static_cast<int64_t>(info.bytes - gap.chain.extendedBytes));
+  }
+  if (appended.empty() && ahead.empty())
+    return false;
+  // Ops marked unfixable stay over.
+  expected.over = llvm::count_if(estimate.values(), [&](int64_t bytes) {
+    return bytes > target || bytes < kUnfixable / 2;
+  });
+  expected.peak = std::max<int64_t>(0, estimate.max().first);
+
+  mergeSweep(plan, std::move(appended), std::move(ahead));
+  return true;
+}
