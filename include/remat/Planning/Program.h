@@ -111,6 +111,9 @@ struct Program {
   /// For every value, the first op at or after `begin` that reads it, or
   /// kNone (with `begin` = backwardBegin: its first backward use).
   std::vector<OpId> firstUsesFrom(OpId begin) const;
+  /// For every value, whether it is the root of a view: such a buffer is
+  /// also kept alive by its views, so recomputing it alone frees nothing.
+  std::vector<bool> rootsWithViews() const;
 };
 
 } // namespace remat

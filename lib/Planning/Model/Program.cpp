@@ -94,3 +94,11 @@ std::vector<OpId> Program::firstUsesFrom(OpId begin) const {
       first[operand] = op;
   return first;
 }
+
+std::vector<bool> Program::rootsWithViews() const {
+  std::vector<bool> hasViews(values.size(), false);
+  for (ValueId v = 0; v < values.size(); ++v)
+    if (values[v].aliasOf != kNone)
+      hasViews[rootOf(v)] = true;
+  return hasViews;
+}

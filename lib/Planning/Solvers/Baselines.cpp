@@ -332,14 +332,8 @@ SolverResult XlaSolver::solve(const Program &base,
     OpId peakOp = current.profile.peakOp;
     if (peakOp == kNone)
       break;
-    std::vector<bool> hasViews(program.values.size(), false);
-    for (ValueId v = 0; v < program.values.size(); ++v)
-      if (program.values[v].aliasOf != kNone)
-        hasViews[program.rootOf(v)] = true;
-    std::vector<OpId> nextUse(program.values.size(), kNone);
-    for (OpId op = program.ops.size(); op-- > peakOp + 1;)
-      for (ValueId operand : program.ops[op].operands)
-        nextUse[operand] = op;
+    std::vector<bool> hasViews = program.rootsWithViews();
+    std::vector<OpId> nextUse = program.firstUsesFrom(peakOp + 1);
     std::vector<bool> usedBefore(program.values.size(), false);
     for (OpId op = 0; op < peakOp; ++op)
       for (ValueId operand : program.ops[op].operands)

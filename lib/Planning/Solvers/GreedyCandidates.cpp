@@ -33,16 +33,8 @@ GreedyPlanner::candidatesAtPeak(const Snapshot &snapshot) const {
   if (peakOp == kNone)
     return CandidateQueue(*this, snapshot, {});
 
-  // A buffer with views is also kept alive by them; recomputing it would not
-  // free it.
-  std::vector<bool> hasViews(program.values.size(), false);
-  for (ValueId v = 0; v < program.values.size(); ++v)
-    if (program.values[v].aliasOf != kNone)
-      hasViews[program.rootOf(v)] = true;
-  std::vector<OpId> nextUse(program.values.size(), kNone);
-  for (OpId op = program.ops.size(); op-- > peakOp + 1;)
-    for (ValueId operand : program.ops[op].operands)
-      nextUse[operand] = op;
+  std::vector<bool> hasViews = program.rootsWithViews();
+  std::vector<OpId> nextUse = program.firstUsesFrom(peakOp + 1);
 
   const OpInfo &peak = program.ops[peakOp];
   std::vector<Option> found;
