@@ -10,6 +10,7 @@
 #include "AttributeRules.h"
 
 #include "remat/Tosa/RandomKernels.h"
+#include "remat/Tosa/SoftmaxKernels.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -387,10 +388,7 @@ OpImporter softmax(bool logOutput) {
       v = tb.reshape(v, {outer, numElements(shape) / outer});
       axis = 1;
     }
-    Value shifted = tb.sub(v, tb.reduceMax(v, axis));
-    Value sum = tb.reduceSum(tb.exp(shifted), axis);
-    Value y = logOutput ? tb.sub(shifted, tb.log(sum))
-                        : tb.mul(tb.exp(shifted), tb.reciprocal(sum));
+    Value y = buildSoftmax(tb.builder(), tb.getLoc(), v, axis, logOutput);
     im.define(node.output(0), tb.reshape(y, shape));
     return success();
   };
