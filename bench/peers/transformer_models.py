@@ -31,6 +31,10 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 
+def plain(fn, *args):
+    return fn(*args)
+
+
 class GptBlock(nn.Module):
     def __init__(self, width, heads, seq, dropout):
         super().__init__()
@@ -57,6 +61,7 @@ class HandAttentionBlock(nn.Module):
     def __init__(self, width, heads, seq, dropout):
         super().__init__()
         self.heads = heads
+        self.head_width = width // heads
         self.ln1 = nn.LayerNorm(width)
         self.qkv = nn.Linear(width, 3 * width)
         self.proj = nn.Linear(width, width)
@@ -66,6 +71,19 @@ class HandAttentionBlock(nn.Module):
         self.drop = nn.Dropout(dropout)
         self.register_buffer("causal", torch.tril(torch.ones(seq, seq)),
                              persistent=False)
+        # How the core is called: torch.utils.checkpoint for selective
+        # recomputation (transformer_equal_memory.py).
+        self.wrap_core = plain
+
+    def core(self, q, k, v):
+        """The attention core: the score matrix, its softmax and the
+        softmax's dropout, applied to v (what Megatron-LM's selective
+        recomputation recomputes; Korthikanti et al., "Reducing Activation
+        Recomputation in Large Transformer Models", 2022)."""
+        t = q.shape[2]
+        att = (q @ k.transpose(-2, -1)) / math.sqrt(self.head_width)
+        att = att.masked_fill(self.causal[:t, :t] == 0, float("-inf"))
+        return self.drop(F.softmax(att, dim=-1)) @ v
 
     def forward(self, x):
         b, t, c = x.shape
@@ -75,10 +93,8 @@ class HandAttentionBlock(nn.Module):
             return z.view(b, t, self.heads, c // self.heads).transpose(1, 2)
 
         q, k, v = heads(q), heads(k), heads(v)
-        att = (q @ k.transpose(-2, -1)) / math.sqrt(c // self.heads)
-        att = att.masked_fill(self.causal[:t, :t] == 0, float("-inf"))
-        att = self.drop(F.softmax(att, dim=-1))
-        y = (att @ v).transpose(1, 2).reshape(b, t, c)
+        y = self.wrap_core(self.core, q, k, v)
+        y = y.transpose(1, 2).reshape(b, t, c)
         x = x + self.drop(self.proj(y))
         h = F.gelu(self.fc1(self.ln2(x)), approximate="tanh")
         return x + self.drop(self.fc2(h))
@@ -94,11 +110,14 @@ class Gpt(nn.Module):
             block(width, heads, seq, dropout) for _ in range(layers))
         self.ln = nn.LayerNorm(width)
         self.head = nn.Linear(width, vocab, bias=False)
+        # How each block is called: torch.utils.checkpoint for per-block
+        # checkpointing (transformer_equal_memory.py).
+        self.wrap_block = plain
 
     def forward(self, ids):
         x = self.drop(self.tokens(ids) + self.positions)
         for block in self.blocks:
-            x = block(x)
+            x = self.wrap_block(block, x)
         return self.head(self.ln(x))
 
 

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Autodiff/GradientRules.h"
+#include "remat/Dialect/Remat/RematDialect.h"
+#include "remat/Tosa/SoftmaxKernels.h"
 #include "remat/Tosa/WindowKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -164,6 +166,25 @@ LogicalResult groupedConvolutionRule(GradientRequest &r) {
   return success();
 }
 
+/// A linalg.generic has a derivative when it is a kernel that says what it
+/// computes. The softmax kernel's rule differentiates the whole softmax
+/// (through the maximum and the sum it reads) from its result: the maximum
+/// and the sum receive no adjoint, so their kernels emit nothing.
+LogicalResult genericRule(GradientRequest &r) {
+  for (bool logOutput : {false, true}) {
+    auto axis = r.op->getAttrOfType<IntegerAttr>(
+        logOutput ? kLogSoftmaxAttrName : kSoftmaxAttrName);
+    if (!axis)
+      continue;
+    r.set(0, buildSoftmaxGradient(r.builder(), r.tosa.getLoc(), r.result(),
+                                  r.grad(), axis.getInt(), logOutput));
+    return success();
+  }
+  return r.op->emitError("remat-autodiff: no derivative rule for this "
+                         "linalg.generic (only Remat's softmax kernels have "
+                         "one)");
+}
+
 } // namespace
 
 void remat::addLinalgGradients(GradientRules &rules) {
@@ -177,4 +198,5 @@ void remat::addLinalgGradients(GradientRules &rules) {
   rules.add(linalg::MulOp::getOperationName(), mulRule);
   rules.add(linalg::ExpOp::getOperationName(), expRule);
   rules.add(linalg::NegFOp::getOperationName(), negRule);
+  rules.add(linalg::GenericOp::getOperationName(), genericRule);
 }

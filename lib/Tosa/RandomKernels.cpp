@@ -47,8 +47,8 @@ struct PhiloxEmitter {
 } // namespace
 
 Value remat::buildDropoutMask(OpBuilder &b, Location loc, Value seed,
-                              ArrayRef<int64_t> shape, uint64_t offset,
-                              double ratio) {
+                              uint32_t nodeSeed, ArrayRef<int64_t> shape,
+                              uint64_t offset, double ratio) {
   MLIRContext *ctx = b.getContext();
   unsigned rank = shape.size();
   Value init = tensor::EmptyOp::create(b, loc, shape, b.getI1Type());
@@ -83,7 +83,8 @@ Value remat::buildDropoutMask(OpBuilder &b, Location loc, Value seed,
         PhiloxEmitter philox{nb, nloc};
         Value zero = philox.constant(0);
         std::array<Value, 4> bits =
-            philox.run({lo, hi, zero, zero}, {args[0], zero});
+            philox.run({lo, hi, zero, zero},
+                       {args[0], philox.constant(nodeSeed)});
         Value keep = arith::CmpIOp::create(
             nb, nloc, arith::CmpIPredicate::uge, bits[0],
             philox.constant(philox::keepThreshold(ratio)));

@@ -3,11 +3,13 @@
 
     dropout-reference.py inputs DIR   writes DIR/x.npy (float32 [8, 16], all
         ones) and DIR/seed.npy (int32 scalar 5)
-    dropout-reference.py check DIR    reads DIR/out/result-0.npy, the
-        dropout of x with ratio 0.25 in training mode, and checks each
-        element against the mask computed here: kept (value 1/0.75) when
-        the first Philox word of counter (i, 0, 0, 0) under key (5, 0) is
-        at least 0.25 * 2^32, else 0
+    dropout-reference.py check DIR [OUT NODE_SEED]
+        reads DIR/OUT/result-0.npy (OUT: out), the dropout of x with ratio
+        0.25 in training mode and the node's seed attribute NODE_SEED
+        (0: none), and checks each element against the mask computed here:
+        kept (value 1/0.75) when the first Philox word of counter
+        (i, 0, 0, 0) under key (5, NODE_SEED) is at least 0.25 * 2^32, else
+        0
 """
 
 import os
@@ -45,11 +47,12 @@ def main(argv):
         write_npy(os.path.join(outdir, "seed.npy"), "<i4", (),
                   struct.pack("<i", SEED))
         return 0
-    got = read_f32(os.path.join(outdir, "out", "result-0.npy"))
+    out, node_seed = (argv[3], int(argv[4])) if len(argv) > 3 else ("out", 0)
+    got = read_f32(os.path.join(outdir, out, "result-0.npy"))
     threshold = int(RATIO * 2 ** 32)
     kept_value = struct.unpack("<f", struct.pack("<f", 1.0 / (1.0 - RATIO)))[0]
     wrong = [i for i in range(count)
-             if got[i] != (kept_value if philox([i, 0, 0, 0], [SEED, 0])[0]
+             if got[i] != (kept_value if philox([i, 0, 0, 0], [SEED, node_seed])[0]
                            >= threshold else 0.0)]
     kept = sum(1 for v in got if v != 0.0)
     print("dropout: %s (%d of %d kept)" % (

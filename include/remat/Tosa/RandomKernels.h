@@ -16,11 +16,13 @@ namespace remat {
 
 /// The keep mask (i1) of a dropout with `ratio` over a tensor of `shape`:
 /// element i (row-major) is kept when the Philox bits of counter
-/// `offset + i` under key (`seed`, 0) are at least ratio * 2^32. `seed` is
-/// a tensor<i32>.
+/// `offset + i` under key (`seed`, `nodeSeed`) are at least ratio * 2^32.
+/// `seed` is a tensor<i32> (the step's); `nodeSeed` is fixed at compile time
+/// (the ONNX node's `seed` attribute, 0 without one).
 mlir::Value buildDropoutMask(mlir::OpBuilder &b, mlir::Location loc,
-                             mlir::Value seed, llvm::ArrayRef<int64_t> shape,
-                             uint64_t offset, double ratio);
+                             mlir::Value seed, uint32_t nodeSeed,
+                             llvm::ArrayRef<int64_t> shape, uint64_t offset,
+                             double ratio);
 
 } // namespace remat
 

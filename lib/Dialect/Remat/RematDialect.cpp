@@ -58,6 +58,10 @@ remat::verifyRematAttribute(StringRef name, Attribute value,
                        << "' must be true (the results may be kept) or false "
                           "(they are recomputed), got "
                        << value;
+  if ((name == kSoftmaxAttrName || name == kLogSoftmaxAttrName) &&
+      !isa<IntegerAttr>(value))
+    return emitError() << "'" << name << "' is the softmax's axis, got "
+                       << value;
   if (name == kNeverAttrName && !isa<UnitAttr>(value))
     return emitError() << "'" << kNeverAttrName
                        << "' is a unit attribute, written {" << kNeverAttrName

@@ -8,6 +8,8 @@
 
 #include "Operators.h"
 
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+
 using namespace mlir;
 using namespace remat;
 using namespace remat::onnx_import;
@@ -133,8 +135,15 @@ LogicalResult importGather(Importer &im, const NodeProto &node) {
                            "the first axis only";
     indexDims.assign(shapeOf(*ids).begin(), shapeOf(*ids).end());
     int64_t count = numElements(indexDims);
-    y = tb.gather(tb.reshape(x, {1, size, inner}),
-                  tb.reshape(*ids, {1, count}));
+    // TOSA leaves an out-of-range index undefined (the lowering would read
+    // out of bounds), so ids are clamped to the table: an id past either
+    // end reads the nearest row, and its gradient goes to that row.
+    OpBuilder &b = tb.builder();
+    Value flat = tb.reshape(*ids, {1, count});
+    Value clamped = tosa::ClampOp::create(
+        b, tb.getLoc(), flat.getType(), flat, b.getI32IntegerAttr(0),
+        b.getI32IntegerAttr(static_cast<int32_t>(size - 1)));
+    y = tb.gather(tb.reshape(x, {1, size, inner}), clamped);
   }
   SmallVector<int64_t> outDims(ArrayRef<int64_t>(dims).take_front(axis));
   outDims.append(indexDims.begin(), indexDims.end());

@@ -10,6 +10,7 @@
 #include "AttributeRules.h"
 
 #include "remat/Tosa/RandomKernels.h"
+#include "remat/Tosa/SoftmaxKernels.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -387,10 +388,7 @@ OpImporter softmax(bool logOutput) {
       v = tb.reshape(v, {outer, numElements(shape) / outer});
       axis = 1;
     }
-    Value shifted = tb.sub(v, tb.reduceMax(v, axis));
-    Value sum = tb.reduceSum(tb.exp(shifted), axis);
-    Value y = logOutput ? tb.sub(shifted, tb.log(sum))
-                        : tb.mul(tb.exp(shifted), tb.reciprocal(sum));
+    Value y = buildSoftmax(tb.builder(), tb.getLoc(), v, axis, logOutput);
     im.define(node.output(0), tb.reshape(y, shape));
     return success();
   };
@@ -506,10 +504,10 @@ LogicalResult importLayerNorm(Importer &im, const NodeProto &node) {
 
 /// Dropout in training mode keeps each element with probability 1 - ratio
 /// and scales it by 1 / (1 - ratio). The keep mask (i1) comes from a
-/// counter-based generator (Philox) keyed by the step's seed argument, each
-/// dropout reading its own positions of the stream, so recomputing the
-/// mask gives the same bits. Outside training, or with a ratio of 0, the
-/// input passes on.
+/// counter-based generator (Philox) keyed by the step's seed argument and
+/// the node's `seed` attribute, each dropout reading its own positions of
+/// the stream, so recomputing the mask gives the same bits. Outside
+/// training, or with a ratio of 0, the input passes on.
 LogicalResult importDropout(Importer &im, const NodeProto &node) {
   double ratio = 0.5;
   bool training = false;
@@ -549,8 +547,11 @@ LogicalResult importDropout(Importer &im, const NodeProto &node) {
     return identity()(im, node);
   }
   uint64_t offset = im.reserveRandomStream(numElements(shape));
+  // The attribute is the key's second word: a fixed seed makes the node's
+  // stream its own, and the step's seed still varies it from step to step.
+  auto nodeSeed = static_cast<uint32_t>(intAttr(node, "seed", 0));
   Value keep = buildDropoutMask(tb.builder(), tb.getLoc(), im.dropoutSeed(),
-                                shape, offset, ratio);
+                                nodeSeed, shape, offset, ratio);
   Value scaled = tb.scale(*x, 1.0 / (1.0 - ratio));
   im.define(node.output(0), tb.select(keep, scaled, tb.scalarLike(*x, 0.0)));
   if (wantsMask)

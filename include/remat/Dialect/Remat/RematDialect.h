@@ -32,6 +32,13 @@ constexpr llvm::StringLiteral kNeverAttrName = "remat.never";
 /// kept.
 constexpr llvm::StringLiteral kSaveAttrName = "remat.save";
 
+/// Marks the linalg.generic producing a softmax (`{remat.softmax = axis}`)
+/// or a log-softmax (`{remat.log_softmax = axis}`) along an axis, with the
+/// softmax's input as operand 0 (remat/Tosa/SoftmaxKernels.h): its
+/// derivative rule differentiates the whole softmax from the result.
+constexpr llvm::StringLiteral kSoftmaxAttrName = "remat.softmax";
+constexpr llvm::StringLiteral kLogSoftmaxAttrName = "remat.log_softmax";
+
 /// A step's peak-memory budget, a `#remat.budget<...>`: inherent on
 /// `remat.graph`, a discardable attribute on any other function-like op
 /// (`func.func`), hence without the dialect prefix.

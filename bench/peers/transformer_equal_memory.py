@@ -1,0 +1,236 @@
+#!/usr/bin/python3
+"""A GPT-style model at PyTorch's checkpointing memory: Remat against
+per-block checkpointing and selective recomputation.
+
+    /usr/bin/python3 bench/peers/transformer_equal_memory.py [--build build]
+        [--layers 4] [--width 128] [--heads 4] [--seq 128] [--vocab 512]
+        [--batch 4] [--dropout 0.1] [--repeat 5]
+
+The model is transformer_models.py's gpt-split (attention written by hand,
+so its core can be checkpointed on its own), trained with cross-entropy on
+integer labels, on one thread. It
+  1. measures PyTorch's step (torch_measure.py: peak live bytes from the
+     allocator's events, FLOPs priced as Remat prices them, median time of
+     --repeat runs) plain, with torch.utils.checkpoint around every block
+     (a), and with torch.utils.checkpoint around the attention core of every
+     block only: the score matrix, its softmax and the softmax's dropout
+     (b, Megatron-LM's selective recomputation);
+  2. exports the model with torch.onnx.export in training mode, imports it
+     (remat-translate), differentiates it with loss=cross-entropy
+     (remat-opt --remat-autodiff), and plans it with no budget and at
+     `budget=<PyTorch's peak in bytes> budget-kind=live` for (a) and (b):
+     PyTorch's peak is a sum of live tensors, as the live budget is;
+  3. runs each plan with `remat-run --repeat=N` (median) and checks that
+     remat-run's measured arena equals the plan's.
+Extra FLOPs are a share of Remat's unrematerialized step's FLOPs (the
+report's base_flops) for both; extra time is each planned step's median
+time minus its own unrematerialized step's. Writes
+bench/results/transformer-equal-memory.md. The test suite does not use this
+script.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+import torch.utils.checkpoint as ckpt
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from results_page import ROOT, machine_stamp, markdown_table  # noqa: E402
+from torch_measure import (measure_flops, measure_peak,  # noqa: E402
+                           measure_time_ms)
+import transformer_models  # noqa: E402
+from transformer_peer import argument_names, run  # noqa: E402
+
+
+def checkpointed(fn, *args):
+    # Reentrant (1.13's default): the non-reentrant form fails to recompute
+    # an op with a Python scalar (the scores' 1/sqrt(d)) under the FLOP
+    # counter's dispatch mode.
+    return ckpt.checkpoint(fn, *args, use_reentrant=True)
+
+
+def torch_points(model, ids, labels, repeat):
+    """(label, peak bytes, FLOPs, median ms) of plain autograd, per-block
+    checkpointing and selective recomputation of the attention core."""
+    params = list(model.parameters())
+    vocab = model.head.out_features
+
+    def step(ids, labels, *params):
+        logits = model(ids)
+        return F.cross_entropy(logits.reshape(-1, vocab),
+                               labels.reshape(-1).long())
+
+    def configure(block, core):
+        model.wrap_block = block
+        for b in model.blocks:
+            b.wrap_core = core
+
+    plain = transformer_models.plain
+    points = []
+    for label, block, core in [
+            ("autograd", plain, plain),
+            ("(a) checkpoint every block", checkpointed, plain),
+            ("(b) selective: attention core", plain, checkpointed)]:
+        configure(block, core)
+        inputs = [ids, labels]
+        points.append(dict(
+            label=label, peak=measure_peak(step, inputs, params),
+            flops=measure_flops(step, inputs, params),
+            ms=measure_time_ms(step, inputs, params, repeat)))
+    configure(plain, plain)
+    return points
+
+
+def remat_step(model, ids, args, tmp):
+    """The differentiated step's path and its argument names."""
+    bin_dir = os.path.join(args.build, "bin")
+    onnx_path = os.path.join(tmp, "gpt.onnx")
+    torch.onnx.export(model, (ids,), onnx_path, opset_version=14,
+                      training=torch.onnx.TrainingMode.TRAINING,
+                      do_constant_folding=False, input_names=["input"],
+                      output_names=["logits"])
+    imported = run([os.path.join(bin_dir, "remat-translate"), "--import-onnx",
+                    onnx_path])
+    step = os.path.join(tmp, "gpt.step.mlir")
+    # The batch arguments: the token ids and, with dropout, its seed.
+    batch = 2 if args.dropout > 0 else 1
+    run([os.path.join(bin_dir, "remat-opt"), "-",
+         "--remat-autodiff=num-batch-args=%d loss=cross-entropy" % batch,
+         "-o", step], input=imported)
+    return step, argument_names(open(step).read())
+
+
+def write_arguments(model, ids, labels, names, tmp):
+    params = dict(model.named_parameters())
+    paths = []
+    for i, name in enumerate(names):
+        if i == 0:
+            value = ids.to(torch.int32).numpy()
+        elif name == "dropout_seed":
+            value = np.array(7, dtype=np.int32)
+        elif name in params:
+            value = params[name].detach().numpy()
+        else:
+            value = labels.numpy()
+        paths.append(os.path.join(tmp, "arg%d.npy" % i))
+        np.save(paths[-1], value)
+    return paths
+
+
+def remat_point(args, step, npys, budget, tmp):
+    """Plans at `budget` (None: unrematerialized) and runs the plan."""
+    bin_dir = os.path.join(args.build, "bin")
+    report = os.path.join(tmp, "report.json")
+    options = "best-effort=true report=" + report
+    if budget is not None:
+        options += " budget=%d budget-kind=live" % budget
+    planned = run([os.path.join(bin_dir, "remat-opt"), step,
+                   "--remat-pipeline=" + options])
+    graph = json.load(open(report))["graphs"][0]
+    measured = json.loads(run(
+        [os.path.join(bin_dir, "remat-run"), "-", "--json",
+         "--repeat=%d" % args.repeat] + ["--input=" + p for p in npys],
+        input=planned))
+    return dict(graph=graph, measured=measured)
+
+
+def fmt_mib(n):
+    return "%.2f MiB" % (n / 2.0 ** 20)
+
+
+def page(args, points, remat, loads):
+    base = remat[0]["graph"]["base_flops"]
+    plain_torch, plain_remat = points[0], remat[0]
+    command = ("/usr/bin/python3 bench/peers/transformer_equal_memory.py "
+               "--layers %d --width %d --heads %d --seq %d --vocab %d "
+               "--batch %d --dropout %g --repeat %d" % (
+                   args.layers, args.width, args.heads, args.seq, args.vocab,
+                   args.batch, args.dropout, args.repeat))
+    out = ["# A GPT-style model at PyTorch's checkpointing memory", "",
+           "Produced by `%s` (%s; PyTorch %s, CPU, one thread). The model is "
+           "bench/peers/transformer_models.py's gpt-split (%d layers, width "
+           "%d, %d heads, sequence %d, vocabulary %d, batch %d, dropout %g), "
+           "trained with cross-entropy on integer labels. How each number is "
+           "made: the docstrings of bench/peers/transformer_equal_memory.py "
+           "and torch_measure.py." % (
+               command, machine_stamp(), torch.__version__, args.layers,
+               args.width, args.heads, args.seq, args.vocab, args.batch,
+               args.dropout), "",
+           "One-minute load average: %.1f at the start, %.1f at the end, on "
+           "%d cores: other work shared the machine, so times are noisy." % (
+               loads[0], loads[1], os.cpu_count()), ""]
+    rows = []
+    for p, r in zip(points, remat):
+        g, m = r["graph"], r["measured"]
+        rows.append([
+            p["label"], fmt_mib(p["peak"]),
+            "%+.1f%%" % (100.0 * (p["flops"] - plain_torch["flops"]) / base),
+            "%.1f" % p["ms"], "%+.1f" % (p["ms"] - plain_torch["ms"]),
+            fmt_mib(g["peak_after_bytes"]),
+            "yes" if g["feasible"] else "no",
+            "%+.1f%%" % g["extra_flops_percent"],
+            "%.1f" % m["time_ms"],
+            "%+.1f" % (m["time_ms"] - plain_remat["measured"]["time_ms"]),
+            "yes" if m["arena_bytes"] == g.get("arena_bytes",
+                                               m["arena_bytes"]) else "NO"])
+    out += [markdown_table(
+        ["PyTorch point", "PyTorch peak", "PyTorch extra FLOPs",
+         "PyTorch ms", "PyTorch extra ms", "Remat live peak at that budget",
+         "budget met", "Remat extra FLOPs", "Remat ms", "Remat extra ms",
+         "Remat measured arena = planned"], rows), ""]
+    out += ["Remat's row for autograd is its unrematerialized step (no "
+            "budget); the other rows plan at `budget=<PyTorch's peak> "
+            "budget-kind=live`. Extra FLOPs are shares of Remat's "
+            "unrematerialized step (%.1f MFLOP; PyTorch's plain step prices "
+            "at %.1f MFLOP). Times are medians of %d runs after a warm-up "
+            "(`remat-run --repeat`, torch_measure.measure_time_ms); extra "
+            "time is against each system's own unrematerialized step." % (
+                base / 1e6, plain_torch["flops"] / 1e6, args.repeat), ""]
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--layers", type=int, default=4)
+    ap.add_argument("--width", type=int, default=128)
+    ap.add_argument("--heads", type=int, default=4)
+    ap.add_argument("--seq", type=int, default=128)
+    ap.add_argument("--vocab", type=int, default=512)
+    ap.add_argument("--batch", type=int, default=4)
+    ap.add_argument("--dropout", type=float, default=0.1)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    torch.set_num_threads(1)
+    model, ids = transformer_models.build("gpt-split", args)
+    model.train()
+    gen = torch.Generator().manual_seed(1)
+    labels = torch.randint(0, args.vocab, ids.shape, generator=gen,
+                           dtype=torch.int32)
+    start_load = os.getloadavg()[0]
+    points = torch_points(model, ids, labels, args.repeat)
+    with tempfile.TemporaryDirectory() as tmp:
+        step, names = remat_step(model, ids, args, tmp)
+        npys = write_arguments(model, ids, labels, names, tmp)
+        remat = [remat_point(args, step, npys, None, tmp)]
+        remat += [remat_point(args, step, npys, p["peak"], tmp)
+                  for p in points[1:]]
+    text = page(args, points, remat, (start_load, os.getloadavg()[0]))
+    path = os.path.join(ROOT, "bench", "results",
+                        "transformer-equal-memory.md")
+    with open(path, "w") as f:
+        f.write(text)
+    sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()
