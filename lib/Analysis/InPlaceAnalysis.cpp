@@ -54,6 +54,26 @@ static void collectCallees(Operation *function,
   });
 }
 
+/// Whether `init`, the destination `op` writes into, is a buffer no other op
+/// reads: a tensor.empty, or the result of a destination-passing op (a
+/// fill) writing into such a buffer, that only `op` reads. A write there
+/// overwrites nothing anybody else reads, so bufferization never copies
+/// because of it.
+static bool isPrivateDestination(Value init) {
+  for (unsigned depth = 0; depth < 8; ++depth) {
+    if (!init.hasOneUse())
+      return false;
+    Operation *def = init.getDefiningOp();
+    if (isa_and_nonnull<tensor::EmptyOp>(def))
+      return true;
+    auto dps = dyn_cast_or_null<DestinationStyleOpInterface>(def);
+    if (!dps || !dps.hasPureTensorSemantics())
+      return false;
+    init = dps.getTiedOpOperand(cast<OpResult>(init))->get();
+  }
+  return false;
+}
+
 namespace {
 
 /// The name of the location that marks the ops a step op became.
@@ -101,11 +121,15 @@ remat::copiedAliases(FunctionOpInterface function, AliasOf aliasOf) {
   llvm::SetVector<func::FuncOp> callees;
   collectCallees(function, callees);
   // Every other op the lowering makes writes into a new tensor.empty, and a
-  // view only needs a copy of a buffer something overwrites. The lowering
-  // inlines calls, so a callee's writes count as the step's.
+  // view only needs a copy of a buffer something overwrites: without a
+  // write into a buffer another op reads, bufferization copies nothing, and
+  // its analysis (superlinear in the step's size) need not run. The
+  // lowering inlines calls, so a callee's writes count as the step's.
   bool writes = false;
   auto findWrites = [&](DestinationStyleOpInterface op) {
-    writes |= op.hasPureTensorSemantics() && op.getNumDpsInits() > 0;
+    if (op.hasPureTensorSemantics())
+      for (OpOperand &init : op.getDpsInitsMutable())
+        writes |= !isPrivateDestination(init.get());
   };
   function->walk(findWrites);
   for (func::FuncOp callee : callees)

@@ -58,9 +58,17 @@ SolverResult remat::evaluatePlan(const Program &program, Plan plan,
   plan = shareRecomputedCopies(program, std::move(plan));
   // A piece whose readers a later copy of the same value serves is unread;
   // a split chain may have left an in-place write outside the piece that
-  // creates its buffer.
-  dropOverwrittenReads(program, plan);
-  dropUnreadRecomputes(program, plan);
+  // creates its buffer. Each drop can call for the other again (a copy
+  // dropped for an overwrite leaves the copies its chain read unread; an
+  // unread copy dropped leaves its readers on an overwritten original), so
+  // both go until neither drops anything: a plan verifyPlan accepts.
+  while (true) {
+    dropOverwrittenReads(program, plan);
+    size_t left = plan.recomputes.size();
+    dropUnreadRecomputes(program, plan);
+    if (plan.recomputes.size() == left)
+      break;
+  }
   Program planned = materialize(program, plan);
   result.peakBytes =
       computeMemoryProfile(planned, options.countInputs).peakBytes;
