@@ -5,11 +5,11 @@
 #include "remat/Analysis/CostModel.h"
 #include "remat/Analysis/InPlaceAnalysis.h"
 #include "remat/Dialect/Remat/RematOps.h"
-#include "remat/Planning/InPlaceWrites.h"
 #include "remat/Interfaces/ScratchBuffersOpInterface.h"
 #include "remat/Support/Budget.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -117,12 +117,49 @@ func::FuncOp remat::inlinedCallee(func::CallOp call) {
   return reaches(callee, callee, seen) ? nullptr : callee;
 }
 
-/// The operand whose buffer result `index` of `op` reuses where
-/// bufferization makes no copy (InPlaceAnalysis.h says where it does):
-/// views (reshapes, slices, casts, tags) and destination-style results
-/// written in place into their init operand; a call's result that is (a
-/// view of) an argument of the inlined callee.
-static std::optional<Value> aliasedOperand(Operation *op, unsigned index) {
+/// TOSA ops that its lowering (convertToLinalg) turns into views of their
+/// first operand: a reshape into a tensor reshape, a slice into an
+/// extract_slice, an identity into nothing. TOSA has no bufferization
+/// models to ask; ProgramBuilderTest checks this list against the lowering.
+static bool isTosaView(Operation *op) {
+  return isa<tosa::ReshapeOp, tosa::SliceOp, tosa::IdentityOp>(op);
+}
+
+/// The operand whose buffer result `index` of `op` reuses, and whether
+/// the op writes into it, as One-Shot Bufferize's models
+/// (BufferizableOpInterface) say for an op bufferized in place: the source
+/// of a view (a slice, reshape or cast), the destination a
+/// destination-passing op writes into. Where bufferization copies instead
+/// is InPlaceAnalysis.h's question. An op with several possible sources (a
+/// select of tensors) is not an alias of any one of them.
+struct ReusedBuffer {
+  Value operand;
+  bool written;
+};
+
+static std::optional<ReusedBuffer> bufferizationAlias(Operation *op,
+                                                      unsigned index) {
+  auto bufferizable = dyn_cast<bufferization::BufferizableOpInterface>(op);
+  Value result = op->getResult(index);
+  if (!bufferizable || !isa<TensorType>(result.getType()))
+    return std::nullopt;
+  bufferization::OneShotBufferizationOptions options =
+      stepBufferizationOptions();
+  bufferization::AnalysisState state(options);
+  bufferization::AliasingOpOperandList aliases =
+      bufferizable.getAliasingOpOperands(result, state);
+  if (aliases.getNumAliases() != 1 || !aliases.getAliases()[0].isDefinite)
+    return std::nullopt;
+  OpOperand *operand = aliases.getAliases()[0].opOperand;
+  return ReusedBuffer{operand->get(),
+                      bufferizable.bufferizesToMemoryWrite(*operand, state)};
+}
+
+/// bufferizationAlias, for every op the memory model sees: also TOSA's
+/// views, the barrier's pass-through results, and a call's result that is
+/// (a view of) an argument of the inlined callee.
+static std::optional<ReusedBuffer> reusedBuffer(Operation *op,
+                                                unsigned index) {
   if (auto call = dyn_cast<func::CallOp>(op)) {
     func::FuncOp callee = inlinedCallee(call);
     if (!callee)
@@ -131,27 +168,22 @@ static std::optional<Value> aliasedOperand(Operation *op, unsigned index) {
     auto arg = dyn_cast<BlockArgument>(
         bufferRoot(body.getTerminator()->getOperand(index)));
     if (arg && arg.getOwner() == &body)
-      return call.getOperand(arg.getArgNumber());
+      return ReusedBuffer{call.getOperand(arg.getArgNumber()), false};
     return std::nullopt;
   }
-  if (isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp,
-          tensor::ExpandShapeOp, tensor::CastOp, tensor::ReshapeOp,
-          tensor::BitcastOp, tosa::ReshapeOp, tosa::SliceOp,
-          tosa::IdentityOp>(op))
-    return op->getOperand(0);
+  if (isTosaView(op))
+    return ReusedBuffer{op->getOperand(0), false};
   if (isa<BarrierOp>(op))
-    return op->getOperand(index);
-  if (auto dps = dyn_cast<DestinationStyleOpInterface>(op))
-    if (dps.hasPureTensorSemantics() && index < dps.getNumDpsInits())
-      return dps.getDpsInitOperand(index)->get();
-  return std::nullopt;
+    return ReusedBuffer{op->getOperand(index), false};
+  return bufferizationAlias(op, index);
 }
 
-/// Whether result `index` of `op` is written into its destination's buffer
-/// (rather than being a view of it), given that it aliases an operand.
-static bool writesInPlace(Operation *op, unsigned index) {
-  auto dps = dyn_cast<DestinationStyleOpInterface>(op);
-  return dps && !isa<BarrierOp>(op) && index < dps.getNumDpsInits();
+/// The operand whose buffer result `index` of `op` reuses where
+/// bufferization makes no copy (reusedBuffer).
+static std::optional<Value> aliasedOperand(Operation *op, unsigned index) {
+  if (std::optional<ReusedBuffer> reused = reusedBuffer(op, index))
+    return reused->operand;
+  return std::nullopt;
 }
 
 static std::vector<uint64_t> inlinedCallScratchBuffers(func::FuncOp callee);
@@ -273,7 +305,7 @@ public:
         auto it = graph.valueIds.find(*root);
         if (it == graph.valueIds.end())
           continue;
-        if (writesInPlace(op, index))
+        if (reusedBuffer(op, index)->written)
           graph.program.setInPlaceWrite(value, it->second);
         else
           graph.program.setAlias(value, it->second);
@@ -282,36 +314,7 @@ public:
     return success();
   }
 
-  /// An op that writes in place into a buffer, and every op that reads
-  /// what the buffer held before, keep their order: a reordering that moved
-  /// such a read after the write would read the new contents (bufferization
-  /// would copy the buffer instead, a buffer the model does not count).
-  /// Forward ops all run before backward ones, so for a write in the
-  /// backward pass (an optimizer's update of a donated parameter) only the
-  /// backward pass's reads are ordered, leaving the forward pass free to
-  /// reorder.
-  void orderInPlaceAccesses() {
-    Program &program = graph.program;
-    std::vector<OpId> overwritten = overwriteTimes(program);
-    OpId backward = program.backwardBegin;
-    for (OpId op = 0; op < program.ops.size(); ++op) {
-      OpInfo &info = program.ops[op];
-      if (llvm::any_of(info.results, [&](ValueId v) {
-            return program.values[v].writesInPlace;
-          }))
-        info.ordered = true;
-      for (ValueId operand : info.operands) {
-        OpId writer = overwritten[operand];
-        bool samePhase = backward == kNone || writer < backward ||
-                         op >= backward;
-        if (writer != kNone && samePhase)
-          info.ordered = true;
-      }
-    }
-  }
-
 private:
-
   /// A tag is the tagged value under another name, not an op: sharing its id
   /// keeps the value recomputable (a view would pin its buffer) and makes
   /// uses of the tag uses of the value, while the tag itself reads nothing
@@ -412,7 +415,6 @@ FailureOr<GraphProgram> remat::buildProgram(FunctionOpInterface function) {
   for (Operation &op : block.without_terminator())
     if (failed(builder.addOp(&op)))
       return failure();
-  builder.orderInPlaceAccesses();
   for (Value returned : block.getTerminator()->getOperands()) {
     auto it = graph.valueIds.find(returned);
     if (it != graph.valueIds.end())

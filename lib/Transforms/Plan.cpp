@@ -325,9 +325,19 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     outcome.graph = std::move(*reordered);
     applyGraphPolicy(outcome);
     outcome.before = computeMemoryProfile(outcome.graph.program, countInputs);
-    assert(verifyPlan(outcome.graph.program, outcome.result.plan).empty() &&
-           outcome.before.peakBytes == outcome.order->scheduledPeakBytes &&
-           "the reordered IR must be the scheduled program");
+    // The IR in the new order must be the program the plan was made for;
+    // where it is not, the plan's peak would be a claim about another step.
+    std::string problem =
+        verifyPlan(outcome.graph.program, outcome.result.plan);
+    if (problem.empty() &&
+        outcome.before.peakBytes != outcome.order->scheduledPeakBytes)
+      problem = "its peak is " + std::to_string(outcome.before.peakBytes) +
+                " bytes, the scheduled program's " +
+                std::to_string(outcome.order->scheduledPeakBytes);
+    if (!problem.empty())
+      return function->emitError("internal error: the step reordered for "
+                                 "memory is not the scheduled program: ")
+             << problem;
     return success();
   }
 

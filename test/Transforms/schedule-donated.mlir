@@ -46,3 +46,30 @@ remat.graph @not_donated(%x: tensor<64xf32>, %p: tensor<64xf32>) -> (tensor<1xf3
   } -> tensor<64xf32>
   remat.return %r, %u : tensor<1xf32>, tensor<64xf32>
 }
+
+// -----
+
+// An intermediate buffer written in place: the generic writes into %a,
+// which dies there, and reads %c for the last time. Running it before the
+// add would free %c's 1 KiB first (peak 2304 -> 1280 bytes), but the add
+// reads the old %a: the add runs first and nothing is copied.
+// CHECK-LABEL: func.func @reader_before_overwrite
+// CHECK:         %[[A:.+]] = tosa.exp %arg0
+// CHECK:         %[[R:.+]] = tosa.add %[[A]], %arg1
+// CHECK-NOT:     linalg.copy
+// CHECK:         %[[W:.+]] = linalg.generic
+// CHECK-SAME:      outs(%[[A]] : tensor<1x64xf32>)
+// CHECK:         return %[[R]], %[[W]]
+#row = affine_map<(d0, d1) -> (0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @reader_before_overwrite(%x: tensor<1x64xf32>, %d: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<1x64xf32>) {
+  %a = tosa.exp %x : (tensor<1x64xf32>) -> tensor<1x64xf32>
+  %c = tosa.tanh %d : (tensor<4x64xf32>) -> tensor<4x64xf32>
+  %r = tosa.add %a, %d : (tensor<1x64xf32>, tensor<4x64xf32>) -> tensor<4x64xf32>
+  %w = linalg.generic {indexing_maps = [#row, #id], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<4x64xf32>) outs(%a : tensor<1x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %out, %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x64xf32>
+  return %r, %w : tensor<4x64xf32>, tensor<1x64xf32>
+}

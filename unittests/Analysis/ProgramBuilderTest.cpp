@@ -9,6 +9,11 @@
 #include "remat/Analysis/ProgramBuilder.h"
 #include "remat/InitRemat.h"
 #include "remat/Planning/MemoryProfile.h"
+#include "remat/Tosa/LinalgLowering.h"
+
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -154,6 +159,63 @@ TEST_F(ProgramBuilderTest, ViewsAliasTheirRootAndKeepItAlive) {
   // until the last exp runs.
   EXPECT_EQ(profile.liveBytes[lastViewUse], 128u * 4 + 64u);
   EXPECT_EQ(profile.peakBytes, 128u * 4 + 64u);
+}
+
+TEST_F(ProgramBuilderTest, TosaViewsAreViewsAfterTheLowering) {
+  // TOSA has no bufferization models, so the memory model lists the TOSA
+  // ops that are views. Each must still be one once convertToLinalg has
+  // lowered it: the op defining each returned value then has exactly one
+  // operand whose buffer One-Shot Bufferize's models say it reuses, and
+  // that operand is the lowered tanh (through views only), never a write.
+  FailureOr<GraphProgram> graph = build(R"mlir(
+    func.func @f(%x: tensor<4x8xf32>) -> (tensor<8x4xf32>, tensor<2x8xf32>, tensor<4x8xf32>) {
+      %t = tosa.tanh %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+      %shape = tosa.const_shape {values = dense<[8, 4]> : tensor<2xindex>} : () -> !tosa.shape<2>
+      %r = tosa.reshape %t, %shape : (tensor<4x8xf32>, !tosa.shape<2>) -> tensor<8x4xf32>
+      %start = tosa.const_shape {values = dense<[1, 0]> : tensor<2xindex>} : () -> !tosa.shape<2>
+      %size = tosa.const_shape {values = dense<[2, 8]> : tensor<2xindex>} : () -> !tosa.shape<2>
+      %s = tosa.slice %t, %start, %size : (tensor<4x8xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x8xf32>
+      %i = tosa.identity %t : (tensor<4x8xf32>) -> tensor<4x8xf32>
+      return %r, %s, %i : tensor<8x4xf32>, tensor<2x8xf32>, tensor<4x8xf32>
+    })mlir");
+  ASSERT_TRUE(succeeded(graph)) << diagnostics;
+  ValueId root = resultOf(*graph, "tosa.tanh");
+  for (StringRef view : {"tosa.reshape", "tosa.slice", "tosa.identity"})
+    EXPECT_EQ(graph->program.values[resultOf(*graph, view)].aliasOf, root)
+        << view.str();
+
+  auto function = cast<func::FuncOp>(graph->ops.front()->getParentOp());
+  ASSERT_TRUE(succeeded(convertToLinalg(function)));
+  bufferization::BufferizationOptions options;
+  bufferization::AnalysisState state(options);
+  Operation *ret = function.getBody().front().getTerminator();
+  llvm::SmallVector<Value> sources;
+  for (Value returned : ret->getOperands()) {
+    Value source = returned;
+    // Follow the lowered views back to the buffer they share.
+    while (auto result = dyn_cast<OpResult>(source)) {
+      auto bufferizable =
+          dyn_cast<bufferization::BufferizableOpInterface>(result.getOwner());
+      if (!bufferizable)
+        break;
+      bufferization::AliasingOpOperandList aliases =
+          bufferizable.getAliasingOpOperands(result, state);
+      if (aliases.getNumAliases() != 1 ||
+          bufferizable.bufferizesToMemoryWrite(*aliases.getAliases()[0].opOperand,
+                                               state))
+        break;
+      source = aliases.getAliases()[0].opOperand->get();
+    }
+    sources.push_back(source);
+  }
+  // All three lead to the lowered tanh, a linalg op writing a new buffer.
+  ASSERT_EQ(sources.size(), 3u);
+  Operation *tanh = sources[0].getDefiningOp();
+  ASSERT_TRUE(tanh);
+  EXPECT_TRUE(isa<DestinationStyleOpInterface>(tanh))
+      << tanh->getName().getStringRef().str();
+  EXPECT_EQ(sources[1], sources[0]);
+  EXPECT_EQ(sources[2], sources[0]);
 }
 
 TEST_F(ProgramBuilderTest, DestinationStyleResultsAliasTheirInit) {

@@ -4,6 +4,8 @@
 #include "remat/Planning/Plan.h"
 #include "remat/Planning/Solver.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <gtest/gtest.h>
 
 using namespace remat;
@@ -43,6 +45,33 @@ TEST(InPlaceWritesTest, OverwriteTimesAreTheFirstLaterWrite) {
   EXPECT_EQ(times[step.w], kNone);
   EXPECT_EQ(times[step.x], kNone);
   EXPECT_FALSE(findClobberedRead(step.program));
+}
+
+TEST(InPlaceWritesTest, OrderEdgesPutReadersBeforeTheOverwrite) {
+  OverwrittenResidual step;
+  std::vector<std::pair<OpId, OpId>> edges = inPlaceOrderEdges(step.program);
+  OpId defineA = step.program.values[step.a].def;
+  // e's op reads a before the overwrite; the overwrite follows a's
+  // definition (a data dependency too, listed for writes that do not read
+  // their destination).
+  EXPECT_TRUE(llvm::is_contained(edges, std::make_pair(step.makeE,
+                                                       step.overwrite)));
+  EXPECT_TRUE(
+      llvm::is_contained(edges, std::make_pair(defineA, step.overwrite)));
+  for (auto [before, after] : edges)
+    EXPECT_LT(before, after);
+  EXPECT_TRUE(inPlaceOrderEdges(Program()).empty());
+}
+
+TEST(InPlaceWritesTest, OrderEdgesChainTheWritesIntoOneBuffer) {
+  Program program;
+  ValueId p = program.addInput(64);
+  OpId first = program.addOp({p}, {64}, 1, true);
+  program.setInPlaceWrite(program.ops[first].results[0], p);
+  OpId second = program.addOp({p}, {64}, 1, true);
+  program.setInPlaceWrite(program.ops[second].results[0], p);
+  EXPECT_EQ(inPlaceOrderEdges(program),
+            (std::vector<std::pair<OpId, OpId>>{{first, second}}));
 }
 
 TEST(InPlaceWritesTest, InputsAreOverwrittenByTheirFirstWrite) {

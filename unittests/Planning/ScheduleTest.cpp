@@ -1,7 +1,10 @@
 //===- ScheduleTest.cpp - Tests for memory-aware scheduling ---------------===//
 
 #include "remat/Planning/Schedule.h"
+#include "remat/Planning/InPlaceWrites.h"
 #include "remat/Planning/MemoryProfile.h"
+
+#include "llvm/ADT/STLExtras.h"
 
 #include "gtest/gtest.h"
 
@@ -143,6 +146,72 @@ TEST(ScheduleTest, ReorderRemapsDefinitionsAndTheBoundary) {
   }
   EXPECT_EQ(result.backwardBegin, 3u);
   EXPECT_EQ(result.inputs, program.inputs);
+}
+
+/// An order of `program`'s ops in which no op reads a value after an
+/// in-place write replaced it.
+bool readsOnlyHeldValues(const Program &program,
+                         const std::vector<OpId> &order) {
+  return !findClobberedRead(reorder(program, order));
+}
+
+TEST(ScheduleTest, ReadersOfABufferRunBeforeItsInPlaceWrite) {
+  // Running w early would free c early (peak 1100 instead of 2100), but w
+  // overwrites a, which r still has to read:
+  //   0: a = f(x) 100   1: c = k(x) 1000   2: r = g(a) 1000
+  //   3: w = h(a, c) in place into a      4: out = n(r, w) 1
+  Program program;
+  ValueId x = program.addInput(0);
+  ValueId a = result(program, program.addOp({x}, {100}, 1, true, "f"));
+  ValueId c = result(program, program.addOp({x}, {1000}, 1, true, "k"));
+  ValueId r = result(program, program.addOp({a}, {1000}, 1, true, "g"));
+  ValueId w = result(program, program.addOp({a, c}, {100}, 1, true, "h"));
+  program.setInPlaceWrite(w, a);
+  program.markOutput(result(program, program.addOp({r, w}, {1}, 1, true)));
+  ASSERT_TRUE(readsOnlyHeldValues(program, identity(5)));
+  std::vector<OpId> order = scheduleForMemory(program, false);
+  EXPECT_TRUE(readsOnlyHeldValues(program, order));
+}
+
+TEST(ScheduleTest, GrowingOpsDoNotSinkPastAnInPlaceWriteOfTheirOperand) {
+  // Sinking g to n would lower the live bytes summed over the step, but
+  // w overwrites a, which g reads:
+  //   0: a = f(x) 10   1: big = g(a) 1000   2: w = h(a) in place into a
+  //   3: t = k(x) 500  4: out = n(big, w, t) 1
+  Program program;
+  ValueId x = program.addInput(0);
+  ValueId a = result(program, program.addOp({x}, {10}, 1, true, "f"));
+  ValueId big = result(program, program.addOp({a}, {1000}, 1, true, "g"));
+  ValueId w = result(program, program.addOp({a}, {10}, 1, true, "h"));
+  program.setInPlaceWrite(w, a);
+  ValueId t = result(program, program.addOp({x}, {500}, 1, true, "k"));
+  program.markOutput(
+      result(program, program.addOp({big, w, t}, {1}, 1, true, "n")));
+  std::vector<OpId> order = scheduleForMemory(program, false);
+  EXPECT_TRUE(readsOnlyHeldValues(program, order));
+}
+
+TEST(ScheduleTest, InPlaceWritesIntoOneBufferKeepTheirOrder) {
+  // Both writes go into p's buffer and whichever runs last decides what
+  // n reads. Running g first would free c early (peak 1000 instead of
+  // 2000), but then f overwrites g's result:
+  //   0: c = k(x) 1000   1: e = m(x) 1000   2: u = f(p, e) in place into p
+  //   3: v = g(p, c) in place into p       4: out = n(v) 1
+  Program program;
+  ValueId x = program.addInput(0);
+  ValueId p = program.addInput(100);
+  ValueId c = result(program, program.addOp({x}, {1000}, 1, true, "k"));
+  ValueId e = result(program, program.addOp({x}, {1000}, 1, true, "m"));
+  OpId first = program.addOp({p, e}, {100}, 1, true, "f");
+  program.setInPlaceWrite(result(program, first), p);
+  OpId second = program.addOp({p, c}, {100}, 1, true, "g");
+  ValueId v = result(program, second);
+  program.setInPlaceWrite(v, p);
+  program.markOutput(result(program, program.addOp({v}, {1}, 1, true, "n")));
+  std::vector<OpId> order = scheduleForMemory(program, false);
+  EXPECT_TRUE(readsOnlyHeldValues(program, order));
+  auto position = [&](OpId op) { return llvm::find(order, op) - order.begin(); };
+  EXPECT_LT(position(first), position(second));
 }
 
 } // namespace

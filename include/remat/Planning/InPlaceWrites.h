@@ -15,6 +15,7 @@
 #include "remat/Planning/Program.h"
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace remat {
@@ -27,6 +28,38 @@ std::vector<OpId> overwriteTimes(const Program &program);
 /// Whether any value of `program` is written in place (else every value
 /// holds until its buffer dies and there is nothing to check).
 bool hasInPlaceWrites(const Program &program);
+
+/// The order in-place writes add to the data dependencies, as (before,
+/// after) pairs of op ids: an op reading a value runs before the write that
+/// replaces it, an op writing into a value's buffer runs after the value's
+/// definition, and the writes into one buffer keep their given order (the
+/// last one decides what the buffer holds). Any order keeping these pairs
+/// and the data dependencies reads every value while its buffer holds it,
+/// if the given order does. Empty when nothing is written in place.
+std::vector<std::pair<OpId, OpId>> inPlaceOrderEdges(const Program &program);
+
+/// What keeps a recomputed op's result from sharing a buffer that lies
+/// outside the recomputation: nothing, a write in place into it (the
+/// original would be overwritten), or a view of a buffer an in-place write
+/// replaces (the view is read for as long as the copy serves, which may be
+/// after the write).
+enum class OutsideBufferUse { None, InPlaceWrite, OverwrittenView };
+
+/// The rule above for `result`, an op's result in a recomputation whose
+/// chain defines the values for which `definedInChain` holds; `overwritten`
+/// is overwriteTimes(program).
+template <typename DefinedInChain>
+OutsideBufferUse outsideBufferUse(const Program &program, ValueId result,
+                                  const std::vector<OpId> &overwritten,
+                                  DefinedInChain definedInChain) {
+  const ValueInfo &info = program.values[result];
+  if (info.aliasOf == kNone || definedInChain(info.aliasOf))
+    return OutsideBufferUse::None;
+  if (info.writesInPlace)
+    return OutsideBufferUse::InPlaceWrite;
+  return overwritten[info.aliasOf] != kNone ? OutsideBufferUse::OverwrittenView
+                                            : OutsideBufferUse::None;
+}
 
 /// A read of `value` by op `reader` (ops.size() for the step's return) after
 /// op `writer` overwrote its buffer.

@@ -40,6 +40,35 @@ std::vector<OpId> remat::overwriteTimes(const Program &program) {
   return times;
 }
 
+std::vector<std::pair<OpId, OpId>>
+remat::inPlaceOrderEdges(const Program &program) {
+  std::vector<std::pair<OpId, OpId>> edges;
+  if (!hasInPlaceWrites(program))
+    return edges;
+  std::vector<OpId> times = overwriteTimes(program);
+  // Per buffer: the last op so far that wrote into it in place.
+  llvm::DenseMap<ValueId, OpId> lastWrite;
+  for (OpId op = 0; op < program.ops.size(); ++op) {
+    for (ValueId operand : program.ops[op].operands)
+      if (times[operand] != kNone && op < times[operand])
+        edges.push_back({op, times[operand]});
+    for (ValueId result : program.ops[op].results) {
+      const ValueInfo &info = program.values[result];
+      if (!info.writesInPlace)
+        continue;
+      OpId destination = program.values[info.aliasOf].def;
+      if (destination != kNone && destination != op)
+        edges.push_back({destination, op});
+      auto [it, first] = lastWrite.try_emplace(program.rootOf(result), op);
+      if (!first && it->second != op) {
+        edges.push_back({it->second, op});
+        it->second = op;
+      }
+    }
+  }
+  return edges;
+}
+
 /// Whether `op` writes in place into `operand`'s buffer: it then takes the
 /// buffer, not what the value held (bufferization writes in place only
 /// where the op reads nothing another write replaced).

@@ -67,24 +67,20 @@ std::string checkOverwrites(const Program &program, const Plan &plan,
   llvm::raw_string_ostream os(message);
   for (OpId c : recompute.chain) {
     for (ValueId result : program.ops[c].results) {
-      const ValueInfo &info = program.values[result];
-      if (info.aliasOf == kNone || inChain(info.aliasOf))
+      OutsideBufferUse use =
+          outsideBufferUse(program, result, overwritten, inChain);
+      if (use == OutsideBufferUse::None)
         continue;
-      if (info.writesInPlace) {
+      ValueId outside = program.values[result].aliasOf;
+      if (use == OutsideBufferUse::InPlaceWrite)
         os << "op " << c << " in the chain writes in place into "
-           << program.values[info.aliasOf].name
+           << program.values[outside].name
            << ", a buffer the chain does not create";
-        return message;
-      }
-      // A view the chain makes of a buffer from outside is read as long as
-      // the copy serves, which may be after the buffer is overwritten.
-      if (overwritten[info.aliasOf] != kNone) {
+      else
         os << "op " << c << " in the chain makes a view of "
-           << program.values[info.aliasOf].name
-           << ", whose buffer op " << overwritten[info.aliasOf]
-           << " overwrites";
-        return message;
-      }
+           << program.values[outside].name << ", whose buffer op "
+           << overwritten[outside] << " overwrites";
+      return message;
     }
     for (ValueId operand : program.ops[c].operands) {
       OpId written = overwritten[operand];

@@ -18,6 +18,7 @@
 
 #include "remat/Planning/Schedule.h"
 
+#include "remat/Planning/InPlaceWrites.h"
 #include "remat/Planning/MemoryProfile.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -111,6 +112,12 @@ ListScheduler::ListScheduler(const Program &program) : program(program) {
       }
       lastOrdered = op;
     }
+  }
+  // In-place writes order ops that share no value: a reader of a buffer's
+  // old contents runs before the write that replaces them.
+  for (auto [before, after] : inPlaceOrderEdges(program)) {
+    successors[before].push_back(after);
+    ++predecessorsLeft[after];
   }
   // The boundary marker opens the backward phase: no backward op runs before
   // it, even one that reads only forward values.
@@ -234,6 +241,11 @@ std::vector<OpId> sinkGrowingOps(const Program &program,
       if (program.rootOf(result) != result)
         readers[program.rootOf(result)].push_back(op);
   }
+  // Ops that must stay ahead of others without reading their results (the
+  // in-place writes' order): a block may not sink past them.
+  std::vector<llvm::SmallVector<OpId, 2>> mustPrecede(numOps);
+  for (auto [before, after] : inPlaceOrderEdges(program))
+    mustPrecede[before].push_back(after);
   std::vector<size_t> position(numOps);
   auto renumber = [&] {
     for (size_t i = 0; i < numOps; ++i)
@@ -288,6 +300,10 @@ std::vector<OpId> sinkGrowingOps(const Program &program,
         for (OpId reader : readers[program.rootOf(v)])
           if (!llvm::is_contained(block, reader))
             target = std::min(target, position[reader]);
+    for (OpId moving : block)
+      for (OpId later : mustPrecede[moving])
+        if (!llvm::is_contained(block, later))
+          target = std::min(target, position[later]);
     if (target <= i + 1)
       continue;
     llvm::sort(block, [&](OpId a, OpId b) { return position[a] < position[b]; });

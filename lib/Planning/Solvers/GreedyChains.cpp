@@ -151,15 +151,12 @@ Chain GreedyPlanner::buildChain(ValueId value, Placement placement,
   llvm::sort(chain.ops);
   for (OpId op : chain.ops) {
     chain.flops = llvm::SaturatingAdd(chain.flops, base.ops[op].flops);
-    for (ValueId result : base.ops[op].results) {
-      // An in-place write, or a view, into a buffer from outside the chain
-      // that something overwrites (Plan.cpp, checkOverwrites).
-      const ValueInfo &info = base.values[result];
-      if (info.aliasOf != kNone &&
-          !llvm::is_contained(chain.ops, base.values[info.aliasOf].def) &&
-          (info.writesInPlace || overwritten[info.aliasOf] != kNone))
+    for (ValueId result : base.ops[op].results)
+      if (outsideBufferUse(base, result, overwritten, [&](ValueId v) {
+            OpId def = base.values[v].def;
+            return def != kNone && llvm::is_contained(chain.ops, def);
+          }) != OutsideBufferUse::None)
         chain.overwrites = true;
-    }
   }
   return chain;
 }

@@ -2,7 +2,7 @@
 
 #include "remat/Target/GraphJson/ImportGraphJson.h"
 
-#include "JsonLocations.h"
+#include "GraphImporter.h"
 
 #include "remat/Dialect/Remat/RematDialect.h"
 #include "remat/Dialect/Remat/RematOps.h"
@@ -19,48 +19,12 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
-#include <queue>
 
 using namespace mlir;
 using namespace remat;
 
-namespace {
+namespace remat::graph_json {
 
-/// Largest double below 2^63: counts must fit an i64 attribute.
-constexpr double kMaxCount = 9.2e18;
-
-/// Arrays and objects nest at most this deep. llvm::json::parse recurses
-/// once per level, so deeper text is refused before it is parsed; a graph
-/// file needs four levels.
-constexpr unsigned kMaxNesting = 256;
-
-/// The most bytes a graph may hold, every `cost_ram` (`out_cost`) and
-/// `param_cost` together (2^60, 1 EiB): each output is a tensor of i8 whose
-/// size in bits, and every sum of sizes the planner forms, fits 64 bits.
-constexpr uint64_t kMaxGraphBytes = uint64_t(1) << 60;
-
-/// The most a graph's costs may add up to (2^62, after scaling durations):
-/// the sum is the report's `base_flops`, an i64, with room for the cost of
-/// recomputation on top.
-constexpr uint64_t kMaxGraphCost = uint64_t(1) << 62;
-
-struct Node {
-  std::string key;
-  std::string name;
-  /// `cost_cpu` (an integer) or `duration` (any non-negative number), before
-  /// the graph-wide duration scale is applied.
-  uint64_t cost = 0;
-  double duration = 0;
-  bool hasDuration = false;
-  uint64_t flops = 0;
-  uint64_t bytes = 0;
-  uint64_t paramBytes = 0;
-  bool backward = false;
-  std::vector<unsigned> preds;
-  unsigned numSuccs = 0;
-};
-
-/// An id as a map key: integers and strings are distinct ("1" vs 1).
 std::optional<std::string> idKey(const llvm::json::Value &value) {
   if (auto i = value.getAsInteger())
     return "i:" + std::to_string(*i);
@@ -80,9 +44,27 @@ std::string indexed(StringRef array, unsigned i) {
   return (array + "[" + Twine(i) + "]").str();
 }
 
+/// Largest double below 2^63: counts must fit an i64 attribute.
+constexpr double kMaxCount = 9.2e18;
+
+/// Arrays and objects nest at most this deep. llvm::json::parse recurses
+/// once per level, so deeper text is refused before it is parsed; a graph
+/// file needs four levels.
+constexpr unsigned kMaxNesting = 256;
+
+/// The most bytes a graph may hold, every `cost_ram` (`out_cost`) and
+/// `param_cost` together (2^60, 1 EiB): each output is a tensor of i8 whose
+/// size in bits, and every sum of sizes the planner forms, fits 64 bits.
+constexpr uint64_t kMaxGraphBytes = uint64_t(1) << 60;
+
+/// The most a graph's costs may add up to (2^62, after scaling durations):
+/// the sum is the report's `base_flops`, an i64, with room for the cost of
+/// recomputation on top.
+constexpr uint64_t kMaxGraphCost = uint64_t(1) << 62;
+
 /// The field a node takes a quantity from: the Checkmate name, or the name
 /// the random layered graphs of Gagrani et al. use.
-const llvm::json::Value *either(const llvm::json::Object &object,
+static const llvm::json::Value *either(const llvm::json::Object &object,
                                 StringRef first, StringRef second,
                                 StringRef &used) {
   used = first;
@@ -91,48 +73,6 @@ const llvm::json::Value *either(const llvm::json::Object &object,
   used = second;
   return object.get(second);
 }
-
-class GraphImporter {
-public:
-  GraphImporter(StringRef text, StringRef fileName, MLIRContext *context)
-      : context(context), text(text), fileName(fileName) {}
-
-  OwningOpRef<ModuleOp> run(StringRef graphName);
-
-private:
-  /// Where the value at `path` starts (the file's start before the text
-  /// is known to be valid JSON).
-  Location locationOf(StringRef path) {
-    auto [line, column] =
-        locations ? locations->find(path) : std::make_pair(1u, 1u);
-    return FileLineColLoc::get(context, fileName, line, column);
-  }
-  InFlightDiagnostic error(StringRef path) {
-    return emitError(locationOf(path));
-  }
-  void parseError(llvm::Error error);
-  bool readNodes(const llvm::json::Array &nodes);
-  bool readNode(const llvm::json::Object &node, unsigned i);
-  std::optional<uint64_t> readCount(const llvm::json::Value &value,
-                                    StringRef path, StringRef field);
-  std::optional<uint64_t> readBytes(const llvm::json::Value &value,
-                                    StringRef path, StringRef field);
-  bool scaleDurations();
-  bool readLinks(const llvm::json::Array &links, StringRef array);
-  std::optional<std::vector<unsigned>> readOrder(const llvm::json::Array &ids);
-  std::optional<std::vector<unsigned>> topologicalOrder();
-  OwningOpRef<ModuleOp> emit(ArrayRef<unsigned> order, StringRef graphName);
-
-  MLIRContext *context;
-  StringRef text;
-  std::string fileName;
-  /// Scanned once the text parsed: the scanner assumes valid JSON.
-  std::optional<JsonLocations> locations;
-  std::vector<Node> nodes;
-  llvm::StringMap<unsigned> index;
-  /// Bytes of the nodes read so far, at most kMaxGraphBytes.
-  uint64_t graphBytes = 0;
-};
 
 void GraphImporter::parseError(llvm::Error err) {
   // The message reads "[line:column, byte=N]: what".
@@ -378,85 +318,6 @@ bool GraphImporter::readLinks(const llvm::json::Array &array,
   return true;
 }
 
-/// The program order a file gives in `graph.order`: every node exactly once,
-/// operands first, forward nodes before backward ones.
-std::optional<std::vector<unsigned>>
-GraphImporter::readOrder(const llvm::json::Array &ids) {
-  std::vector<unsigned> order;
-  std::vector<unsigned> position(nodes.size(), ~0u);
-  int lastBackward = -1;
-  for (unsigned k = 0; k < ids.size(); ++k) {
-    std::string path = indexed("graph.order", k);
-    std::optional<std::string> key = idKey(ids[k]);
-    auto it = key ? index.find(*key) : index.end();
-    if (it == index.end()) {
-      error(path) << path << ": unknown node id " << idText(ids[k]);
-      return std::nullopt;
-    }
-    unsigned i = it->second;
-    if (position[i] != ~0u) {
-      error(path) << path << ": node " << nodes[i].name
-                  << " is already at graph.order[" << position[i] << "]";
-      return std::nullopt;
-    }
-    for (unsigned pred : nodes[i].preds)
-      if (position[pred] == ~0u) {
-        error(path) << path << ": node " << nodes[i].name
-                    << " comes before its operand " << nodes[pred].name
-                    << " (the order is not topological)";
-        return std::nullopt;
-      }
-    if (nodes[i].backward)
-      lastBackward = static_cast<int>(i);
-    else if (lastBackward >= 0) {
-      error(path) << path << ": forward node " << nodes[i].name
-                  << " comes after backward node " << nodes[lastBackward].name;
-      return std::nullopt;
-    }
-    position[i] = k;
-    order.push_back(i);
-  }
-  for (unsigned i = 0; i < nodes.size(); ++i)
-    if (position[i] == ~0u) {
-      error("graph.order") << "graph.order: node " << nodes[i].name
-                           << " is missing from the order";
-      return std::nullopt;
-    }
-  return order;
-}
-
-/// Kahn's algorithm, forward nodes first, file order among ready nodes.
-std::optional<std::vector<unsigned>> GraphImporter::topologicalOrder() {
-  std::vector<unsigned> pending(nodes.size());
-  std::vector<std::vector<unsigned>> succs(nodes.size());
-  for (unsigned i = 0; i < nodes.size(); ++i) {
-    pending[i] = nodes[i].preds.size();
-    for (unsigned pred : nodes[i].preds)
-      succs[pred].push_back(i);
-  }
-  std::vector<unsigned> order;
-  for (bool backward : {false, true}) {
-    std::priority_queue<unsigned, std::vector<unsigned>, std::greater<>> ready;
-    for (unsigned i = 0; i < nodes.size(); ++i)
-      if (nodes[i].backward == backward && pending[i] == 0)
-        ready.push(i);
-    while (!ready.empty()) {
-      unsigned i = ready.top();
-      ready.pop();
-      order.push_back(i);
-      for (unsigned succ : succs[i])
-        if (--pending[succ] == 0 && nodes[succ].backward == backward)
-          ready.push(succ);
-    }
-  }
-  for (unsigned i = 0; i < nodes.size(); ++i)
-    if (pending[i] != 0) {
-      error(indexed("nodes", i))
-          << "the graph has a cycle through node " << nodes[i].name;
-      return std::nullopt;
-    }
-  return order;
-}
 
 OwningOpRef<ModuleOp> GraphImporter::emit(ArrayRef<unsigned> order,
                                           StringRef graphName) {
@@ -593,7 +454,9 @@ OwningOpRef<ModuleOp> GraphImporter::run(StringRef graphName) {
   return emit(*order, graphName);
 }
 
-} // namespace
+} // namespace remat::graph_json
+
+using remat::graph_json::GraphImporter;
 
 OwningOpRef<ModuleOp> remat::importGraphJson(StringRef text,
                                              StringRef fileName,

@@ -123,6 +123,7 @@ const llvm::StringMap<OpImporter> &onnx_import::operatorTable() {
     llvm::StringMap<OpImporter> t;
     addMathOperators(t);
     addNeuralNetworkOperators(t);
+    addNormalizationOperators(t);
     addTensorOperators(t);
     addIndexingOperators(t);
     addLogicOperators(t);

@@ -17,9 +17,11 @@ namespace remat::onnx_import {
 
 /// Elementwise math, activations and reductions (MathOperators.cpp).
 void addMathOperators(llvm::StringMap<OpImporter> &table);
-/// Convolutions, pools, contractions, normalizations
-/// (NeuralNetworkOperators.cpp).
+/// Convolutions, pools, contractions (NeuralNetworkOperators.cpp).
 void addNeuralNetworkOperators(llvm::StringMap<OpImporter> &table);
+/// Softmax, LogSoftmax, BatchNormalization, LayerNormalization, LRN,
+/// Dropout (NormalizationOperators.cpp).
+void addNormalizationOperators(llvm::StringMap<OpImporter> &table);
 /// Reshapes, layout moves, constants and shapes (TensorOperators.cpp).
 void addTensorOperators(llvm::StringMap<OpImporter> &table);
 /// Gather, Slice, Split, Expand, Trilu (IndexingOperators.cpp).
