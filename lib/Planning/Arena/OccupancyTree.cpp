@@ -97,8 +97,8 @@ void OccupancyTree::collect(size_t node, size_t lo, size_t hi, size_t first,
 
 uint64_t OccupancyTree::forEachGap(
     int64_t first, int64_t last,
-    llvm::function_ref<bool(uint64_t, uint64_t)> visit,
-    uint64_t &merged) const {
+    llvm::function_ref<bool(uint64_t, uint64_t)> visit, uint64_t &merged,
+    uint64_t maxMerged) const {
   std::vector<const RangeSet *> &found = scratch.found;
   found.clear();
   if (!points.empty() && first <= last)
@@ -110,14 +110,19 @@ uint64_t OccupancyTree::forEachGap(
   std::vector<RangeSet::const_iterator> &next = scratch.next;
   heap.clear();
   next.resize(found.size());
+  uint64_t top = 0;
   for (uint32_t s = 0; s < found.size(); ++s) {
     next[s] = found[s]->begin();
-    if (next[s] != found[s]->end())
+    if (next[s] != found[s]->end()) {
       heap.push_back({next[s]->first, s});
+      top = std::max(top, found[s]->rbegin()->second);
+    }
   }
   std::make_heap(heap.begin(), heap.end(), std::greater<>());
   uint64_t cursor = 0;
   while (!heap.empty()) {
+    if (merged >= maxMerged)
+      return top;
     auto [begin, s] = heap.front();
     if (begin > cursor) {
       if (!visit(cursor, begin))
@@ -140,5 +145,5 @@ uint64_t OccupancyTree::forEachGap(
       std::push_heap(heap.begin(), heap.end(), std::greater<>());
     }
   }
-  return cursor;
+  return top;
 }
