@@ -15,7 +15,6 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
-#include <map>
 #include <vector>
 
 namespace remat::arena {
@@ -45,8 +44,14 @@ public:
                       uint64_t maxMerged = UINT64_MAX) const;
 
 private:
-  /// Disjoint byte ranges, begin -> end, that neither overlap nor touch.
-  using RangeSet = std::map<uint64_t, uint64_t>;
+  struct ByteRange {
+    uint64_t begin, end;
+  };
+  /// Disjoint byte ranges that neither overlap nor touch, by begin (and so
+  /// by end). A sorted vector, not a tree: the gap walks read millions of
+  /// ranges in order, and most sets are small enough that an insert's move
+  /// of the ranges above it costs less than a tree node's allocation.
+  using RangeSet = std::vector<ByteRange>;
   static constexpr uint32_t kNoSet = UINT32_MAX;
 
   size_t position(int64_t step) const;
@@ -68,7 +73,7 @@ private:
   mutable struct {
     std::vector<const RangeSet *> found;
     std::vector<std::pair<uint64_t, uint32_t>> heap;
-    std::vector<RangeSet::const_iterator> next;
+    std::vector<const ByteRange *> next;
   } scratch;
 };
 
