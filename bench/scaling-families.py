@@ -7,7 +7,9 @@
 
 `--driver` times `remat-bench plan` instead: planStep, as remat-plan plans
 (both orders, arena fitting with its re-plans and placements), at about
-10k, 50k and 100k ops, and writes scaling-families-driver.md and .csv.
+10k, 50k and 100k ops, one process per budget so that each run's CPU
+seconds are known beside its wall time, and writes
+scaling-families-driver.md and .csv.
 
 bench/run.py sweeps sizes on random DAGs only; deep transformers, ResNets
 and U-Nets have structure (residual streams, long skips) that random DAGs
@@ -133,11 +135,11 @@ def driver_table(args, budgets):
         writer.writerows(rows)
 
     md = ["# Plan time per model family, as remat-plan plans", "",
-          "`python3 bench/scaling-families.py --driver` (solver `%s`, time "
-          "limit %g s) on %s, %s." % (args.solver, args.time_limit,
-                                      platform.processor() or
-                                      platform.machine(),
-                                      platform.platform()),
+          "`python3 %s` (solver `%s`, time limit %g s) on %s, %s." % (
+              " ".join(["bench/scaling-families.py"] + sys.argv[1:]),
+              args.solver, args.time_limit,
+              platform.processor() or platform.machine(),
+              platform.platform()),
           "Plan time is `remat-bench plan`'s solve time (ms, wall clock): "
           "planStep with remat-plan's defaults (both orders, the budget "
           "bounding the placed arena, re-plans until it fits). cpu is the "
