@@ -7,7 +7,9 @@
 
 `--driver` times `remat-bench plan` instead: planStep, as remat-plan plans
 (both orders, arena fitting with its re-plans and placements), at about
-10k, 50k and 100k ops, and writes scaling-families-driver.md and .csv.
+10k, 50k and 100k ops, one process per budget so that each run's CPU
+seconds are known beside its wall time, and writes
+scaling-families-driver.md and .csv.
 
 bench/run.py sweeps sizes on random DAGs only; deep transformers, ResNets
 and U-Nets have structure (residual streams, long skips) that random DAGs
@@ -24,6 +26,7 @@ import io
 import math
 import os
 import platform
+import resource
 import subprocess
 import sys
 
@@ -64,27 +67,41 @@ def fit_exponent(points):
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / var
 
 
-def plan_sizes(args, command, budgets, depths_of, detail):
+def child_cpu_seconds():
+    """User plus system CPU seconds of the finished child processes."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def plan_sizes(args, command, budgets, depths_of, detail, per_budget=False):
     """One `remat-bench COMMAND` row per family x size x budget; `detail`
-    says what to print of each beside its time."""
+    says what to print of each beside its time. With `per_budget`, each
+    budget gets a process of its own and its row the CPU seconds of that
+    process (cpu_s, graph generation and the final placement included)."""
+    groups = [[b] for b in budgets] if per_budget else [budgets]
     rows = []
     for family, graph_args, depth_flag, depths in FAMILIES:
         depths = depths_of(family, depths)
         for depth in depths[:2] if args.quick else depths:
-            cmd = [args.remat_bench, command] + graph_args + [
-                "%s=%d" % (depth_flag, depth), "--solvers=" + args.solver,
-                "--budgets=" + ",".join(budgets),
-                "--time-limit=%g" % args.time_limit]
-            out = subprocess.run(cmd, check=True, capture_output=True,
-                                 text=True).stdout
-            for r in csv.DictReader(io.StringIO(out)):
-                r["family"] = family
-                rows.append(r)
-                print("%-11s %7s ops %-4s %9.0f ms  %s  %s" % (
-                    family, r["ops"], r["budget"], float(r["solve_ms"]),
-                    detail(r),
-                    "feasible" if r["feasible"] == "1" else "infeasible"),
-                    file=sys.stderr)
+            for group in groups:
+                cmd = [args.remat_bench, command] + graph_args + [
+                    "%s=%d" % (depth_flag, depth), "--solvers=" + args.solver,
+                    "--budgets=" + ",".join(group),
+                    "--time-limit=%g" % args.time_limit]
+                cpu = child_cpu_seconds()
+                out = subprocess.run(cmd, check=True, capture_output=True,
+                                     text=True).stdout
+                cpu = child_cpu_seconds() - cpu
+                for r in csv.DictReader(io.StringIO(out)):
+                    r["family"] = family
+                    if per_budget:
+                        r["cpu_s"] = "%.2f" % cpu
+                    rows.append(r)
+                    print("%-11s %7s ops %-4s %9.0f ms  %s  %s" % (
+                        family, r["ops"], r["budget"], float(r["solve_ms"]),
+                        detail(r),
+                        "feasible" if r["feasible"] == "1" else "infeasible"),
+                        file=sys.stderr)
     return rows
 
 
@@ -105,10 +122,11 @@ def driver_table(args, budgets):
     csv.field_size_limit(sys.maxsize)
     rows = plan_sizes(args, "plan", budgets,
                       lambda family, _: DRIVER_DEPTHS[family],
-                      lambda r: "arena " + r["arena"])
+                      lambda r: "arena %s cpu %s s" % (r["arena"], r["cpu_s"]),
+                      per_budget=True)
 
     os.makedirs(RESULTS, exist_ok=True)
-    fields = ["family", "ops", "budget", "solve_ms", "arena", "peak",
+    fields = ["family", "ops", "budget", "solve_ms", "cpu_s", "arena", "peak",
               "feasible", "extra_flops", "plans"]
     with open(os.path.join(RESULTS, "scaling-families-driver.csv"), "w",
               newline="") as f:
@@ -117,27 +135,33 @@ def driver_table(args, budgets):
         writer.writerows(rows)
 
     md = ["# Plan time per model family, as remat-plan plans", "",
-          "`python3 bench/scaling-families.py --driver` (solver `%s`, time "
-          "limit %g s) on %s, %s." % (args.solver, args.time_limit,
-                                      platform.processor() or
-                                      platform.machine(),
-                                      platform.platform()),
-          "Plan time is `remat-bench plan`'s solve time: planStep with "
-          "remat-plan's defaults (both orders, the budget bounding the "
-          "placed arena, re-plans until it fits). k10 is the log-log slope "
-          "between the two largest sizes. The target is under 10 s at 100k "
-          "ops and k10 at most 1.2.", ""]
+          "`python3 %s` (solver `%s`, time limit %g s) on %s, %s." % (
+              " ".join(["bench/scaling-families.py"] + sys.argv[1:]),
+              args.solver, args.time_limit,
+              platform.processor() or platform.machine(),
+              platform.platform()),
+          "Plan time is `remat-bench plan`'s solve time (ms, wall clock): "
+          "planStep with remat-plan's defaults (both orders, the budget "
+          "bounding the placed arena, re-plans until it fits). cpu is the "
+          "CPU seconds of the whole `remat-bench plan` process for that "
+          "budget (graph generation and the final placement included). k10 "
+          "is the log-log slope of the wall time between the two largest "
+          "sizes, k10 cpu that of the CPU seconds. The target is under 10 s "
+          "at 100k ops and k10 at most 1.2.", ""]
     md.append("| family | budget | " + " | ".join(
-        "ops | ms" for _ in range(3)) + " | k10 |")
-    md.append("|---|---|" + "---|---|" * 3 + "---|")
+        "ops | ms | cpu" for _ in range(3)) + " | k10 | k10 cpu |")
+    md.append("|---|---|" + "---|---|---|" * 3 + "---|---|")
     for family, budget, runs in series(rows, budgets):
-        cells = ["%s | %.0f%s" % (r["ops"], float(r["solve_ms"]),
-                                  "" if r["feasible"] == "1" else " (infeasible)")
+        cells = ["%s | %.0f%s | %s" % (
+            r["ops"], float(r["solve_ms"]),
+            "" if r["feasible"] == "1" else " (infeasible)", r["cpu_s"])
                  for r in runs]
-        cells += [" | "] * (3 - len(runs))
-        points = [(int(r["ops"]), float(r["solve_ms"])) for r in runs]
-        md.append("| %s | %s | %s | %.2f |" % (
-            family, budget, " | ".join(cells), fit_exponent(points[-2:])))
+        cells += [" |  | "] * (3 - len(runs))
+        wall = [(int(r["ops"]), float(r["solve_ms"])) for r in runs]
+        cpu = [(int(r["ops"]), float(r["cpu_s"])) for r in runs]
+        md.append("| %s | %s | %s | %.2f | %.2f |" % (
+            family, budget, " | ".join(cells), fit_exponent(wall[-2:]),
+            fit_exponent(cpu[-2:])))
     md.append("")
     with open(os.path.join(RESULTS, "scaling-families-driver.md"), "w") as f:
         f.write("\n".join(md))

@@ -10,6 +10,8 @@
 
 #include "remat/Planning/ArenaPlacement.h"
 
+#include "ArenaPlacementInternal.h"
+
 #include "gtest/gtest.h"
 
 #include <algorithm>
@@ -398,6 +400,47 @@ TEST(ArenaPlacementTest, LayoutCheckNamesTheProblem) {
             "buffer 1 ends at byte 192, beyond the arena's 128");
   EXPECT_EQ(arenaLayoutProblem(buffers, {0, 64}, 128),
             "2 offsets for 3 buffers");
+}
+
+TEST(ArenaPlacementTest, BoundedGapSearchGoesOnTopWhenItRunsOut) {
+  // 0 and 1 meet, 2 meets only 1: a full search puts 2 into the gap at 0
+  // that 0 leaves at step 1; a search that may merge no range puts it on
+  // top of 1.
+  std::vector<ArenaBuffer> buffers = {
+      {64, 64, 0, 0}, {64, 64, 0, 1}, {64, 64, 1, 1}};
+  arena::Instance instance(buffers);
+  std::vector<uint32_t> order = {0, 1, 2};
+  for (arena::Fit fit : {arena::Fit::Smallest, arena::Fit::Lowest}) {
+    std::vector<uint64_t> offsets;
+    EXPECT_EQ(arena::placeGreedy(instance, order, fit, offsets), 128u);
+    EXPECT_EQ(offsets, (std::vector<uint64_t>{0, 64, 0}));
+    EXPECT_EQ(arena::placeGreedy(instance, order, fit, offsets, UINT64_MAX,
+                                 /*rangesPerBuffer=*/0),
+              192u);
+    EXPECT_EQ(offsets, (std::vector<uint64_t>{0, 64, 128}));
+  }
+}
+
+TEST(ArenaPlacementTest, BoundedGapSearchPlacesValidly) {
+  std::mt19937 random(11);
+  for (unsigned trial = 0; trial < 50; ++trial) {
+    std::vector<ArenaBuffer> buffers;
+    for (unsigned i = 0; i < 40; ++i) {
+      int64_t first = random() % 30;
+      buffers.push_back({64 * (1 + random() % 8), 64, first,
+                         first + int64_t(random() % 10)});
+    }
+    arena::Instance instance(buffers);
+    for (uint64_t rangesPerBuffer : {0u, 1u, 3u}) {
+      ArenaLayout layout;
+      layout.liveBytes = instance.liveBytes;
+      layout.arenaBytes =
+          *arena::placeGreedy(instance, instance.occupying,
+                              arena::Fit::Smallest, layout.offsets, UINT64_MAX,
+                              rangesPerBuffer);
+      expectValid(buffers, layout);
+    }
+  }
 }
 
 } // namespace

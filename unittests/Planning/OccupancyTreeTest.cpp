@@ -96,6 +96,32 @@ TEST(OccupancyTreeTest, StopsWhenTheVisitorSaysSo) {
   EXPECT_EQ(visits, 1u);
 }
 
+TEST(OccupancyTreeTest, BoundedWalkVisitsTheLowestGapsAndReturnsTheTop) {
+  // Ranges at separate steps, so that each lies in its own node: the walk
+  // merges one range per gap.
+  OccupancyTree tree({0, 1, 2, 3});
+  tree.insert(0, 0, 10, 20);
+  tree.insert(1, 1, 30, 40);
+  tree.insert(2, 2, 50, 60);
+  tree.insert(3, 3, 70, 80);
+  Gaps gaps;
+  auto collect = [&](uint64_t b, uint64_t e) {
+    gaps.push_back({b, e});
+    return true;
+  };
+  uint64_t merged = 0;
+  EXPECT_EQ(tree.forEachGap(0, 3, collect, merged, 2), 80u);
+  EXPECT_EQ(gaps, (Gaps{{0, 10}, {20, 30}}));
+  EXPECT_EQ(merged, 2u);
+  // The bound is on the running count: nothing is left to merge.
+  gaps.clear();
+  EXPECT_EQ(tree.forEachGap(0, 3, collect, merged, 2), 80u);
+  EXPECT_TRUE(gaps.empty());
+  EXPECT_EQ(tree.forEachGap(0, 3, collect, merged), 80u);
+  EXPECT_EQ(gaps, (Gaps{{0, 10}, {20, 30}, {40, 50}, {60, 70}}));
+  EXPECT_EQ(merged, 6u);
+}
+
 TEST(OccupancyTreeTest, MatchesBruteForce) {
   std::mt19937 random(7);
   for (unsigned round = 0; round < 40; ++round) {

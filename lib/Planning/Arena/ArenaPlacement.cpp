@@ -97,9 +97,11 @@ namespace {
 
 /// Steps with more buffers than this get the first two orders only, and
 /// greedy passes that find gaps in an OccupancyTree, merging at most
-/// kRangesPerBuffer taken ranges per buffer.
+/// kRangesPerBuffer taken ranges per buffer; the pass that follows when all
+/// of them ran out merges at most kFallbackRangesPerBuffer.
 constexpr size_t kLargeInstance = 4096;
 constexpr uint64_t kRangesPerBuffer = 32;
+constexpr uint64_t kFallbackRangesPerBuffer = 1024;
 
 /// The placed buffers by offset, for small steps: one pass over
 /// them, skipping those whose steps do not meet a buffer's, visits its gaps
@@ -121,13 +123,13 @@ public:
   /// As OccupancyTree::forEachGap; `merged` counts the buffers met.
   uint64_t forEachGap(int64_t first, int64_t last,
                       llvm::function_ref<bool(uint64_t, uint64_t)> visit,
-                      uint64_t &merged) const {
+                      uint64_t &merged, uint64_t maxMerged) const {
     uint64_t cursor = 0;
     for (const Placed &placed : byOffset) {
       if (placed.first > last || first > placed.last)
         continue;
-      ++merged;
-      if (cursor < placed.offset && !visit(cursor, placed.offset))
+      if (merged++ < maxMerged && cursor < placed.offset &&
+          !visit(cursor, placed.offset))
         return 0;
       cursor = std::max(cursor, placed.end);
     }
@@ -148,10 +150,15 @@ template <typename Taken>
 std::optional<uint64_t> placeInto(Taken &taken, const Instance &instance,
                                   llvm::ArrayRef<uint32_t> order, Fit fit,
                                   std::vector<uint64_t> &offsets,
-                                  uint64_t maxRanges) {
+                                  uint64_t maxRanges,
+                                  uint64_t rangesPerBuffer) {
   offsets.assign(instance.buffers.size(), 0);
-  uint64_t merged = 0;
+  // The walk stops one range past maxRanges, so that the pass is dropped
+  // below, or at what the buffers so far may merge.
+  uint64_t merged = 0, dropAt = llvm::SaturatingAdd(maxRanges, uint64_t(1));
+  uint64_t credit = 0;
   for (uint32_t i : order) {
+    credit = llvm::SaturatingAdd(credit, rangesPerBuffer);
     const ArenaBuffer &buffer = instance.buffers[i];
     uint64_t size = instance.sizes[i];
     uint64_t alignment = alignmentOf(buffer);
@@ -160,8 +167,6 @@ std::optional<uint64_t> placeInto(Taken &taken, const Instance &instance,
     uint64_t top = taken.forEachGap(
         buffer.first, buffer.last,
         [&](uint64_t begin, uint64_t end) {
-          if (merged > maxRanges)
-            return false;
           uint64_t candidate = llvm::alignTo(begin, alignment);
           if (candidate + size > end)
             return true;
@@ -172,7 +177,7 @@ std::optional<uint64_t> placeInto(Taken &taken, const Instance &instance,
           }
           return fit != Fit::Lowest;
         },
-        merged);
+        merged, std::min(dropAt, credit));
     if (merged > maxRanges)
       return std::nullopt;
     uint64_t offset = found ? bestOffset : llvm::alignTo(top, alignment);
@@ -188,10 +193,12 @@ std::optional<uint64_t> arena::placeGreedy(const Instance &instance,
                                            llvm::ArrayRef<uint32_t> order,
                                            Fit fit,
                                            std::vector<uint64_t> &offsets,
-                                           uint64_t maxRanges) {
+                                           uint64_t maxRanges,
+                                           uint64_t rangesPerBuffer) {
   if (instance.occupying.size() <= kLargeInstance) {
     PlacedList taken(order.size());
-    return placeInto(taken, instance, order, fit, offsets, maxRanges);
+    return placeInto(taken, instance, order, fit, offsets, maxRanges,
+                     rangesPerBuffer);
   }
   // A buffer's gaps are those of the bytes that the placed buffers meeting
   // its steps take; the tree yields them bottom up without visiting the
@@ -204,7 +211,8 @@ std::optional<uint64_t> arena::placeGreedy(const Instance &instance,
     steps.push_back(instance.buffers[i].last);
   }
   OccupancyTree taken(steps);
-  return placeInto(taken, instance, order, fit, offsets, maxRanges);
+  return placeInto(taken, instance, order, fit, offsets, maxRanges,
+                   rangesPerBuffer);
 }
 
 namespace {
@@ -467,10 +475,15 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
   if (first) {
     // Every pass ran out of ranges to merge: the lowest fit in size order
     // stops at a buffer's first fitting gap, the cheapest pass to finish.
+    // Its search is bounded too, or a fragmented step makes it quadratic:
+    // each buffer may merge kFallbackRangesPerBuffer ranges and what the
+    // buffers before it left; one that runs out goes on top of the buffers
+    // it meets.
     bestOrder = orders.front();
     bestFit = Fit::Lowest;
     layout.arenaBytes =
-        *placeGreedy(instance, bestOrder, bestFit, layout.offsets);
+        *placeGreedy(instance, bestOrder, bestFit, layout.offsets,
+                     UINT64_MAX, kFallbackRangesPerBuffer);
   }
   improveOrder(instance, bestOrder, bestFit, layout);
   if (layout.arenaBytes <= bound)

@@ -58,12 +58,15 @@ enum class Fit {
 /// or nothing once finding the gaps has merged more than `maxRanges` taken
 /// ranges (OccupancyTree::forEachGap): a fragmented step can offer each
 /// buffer a number of gaps that grows with the step, and a bounded pass
-/// keeps placement near-linear there.
+/// keeps placement near-linear there. Each buffer may merge
+/// `rangesPerBuffer` ranges plus what the buffers before it left unused;
+/// one that runs out takes the best gap it found, or else goes on top of
+/// the buffers it meets.
 std::optional<uint64_t> placeGreedy(const Instance &instance,
                                     llvm::ArrayRef<uint32_t> order, Fit fit,
                                     std::vector<uint64_t> &offsets,
-                                    uint64_t maxRanges = UINT64_MAX);
-
+                                    uint64_t maxRanges = UINT64_MAX,
+                                    uint64_t rangesPerBuffer = UINT64_MAX);
 /// Branch and bound for a placement with a smaller arena than `layout`'s,
 /// visiting at most `nodeBudget` nodes; improves `layout` in place. Returns
 /// whether the search finished, i.e. `layout` is optimal.

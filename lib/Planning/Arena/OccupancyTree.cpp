@@ -6,8 +6,40 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 using namespace remat::arena;
+
+namespace {
+
+using Head = std::pair<uint64_t, uint32_t>;
+
+/// Puts `head` in place of the least of the min-heap `heap` (or drops the
+/// least when there is no head) with one sift down: a walk replaces the
+/// least once per range it merges, and a pop followed by a push sifts twice.
+void replaceLeast(std::vector<Head> &heap, std::optional<Head> head) {
+  if (!head) {
+    head = heap.back();
+    heap.pop_back();
+    if (heap.empty())
+      return;
+  }
+  size_t size = heap.size(), hole = 0;
+  while (true) {
+    size_t child = 2 * hole + 1;
+    if (child >= size)
+      break;
+    if (child + 1 < size && heap[child + 1] < heap[child])
+      ++child;
+    if (!(heap[child] < *head))
+      break;
+    heap[hole] = heap[child];
+    hole = child;
+  }
+  heap[hole] = *head;
+}
+
+} // namespace
 
 OccupancyTree::OccupancyTree(llvm::ArrayRef<int64_t> steps)
     : points(steps.begin(), steps.end()) {
@@ -30,26 +62,20 @@ OccupancyTree::RangeSet &OccupancyTree::setAt(uint32_t &slot) {
 }
 
 void OccupancyTree::add(RangeSet &set, uint64_t begin, uint64_t end) {
-  // Absorb every range that overlaps or touches [begin, end) into the first
-  // of them, reusing its node: placement inserts millions of ranges, and a
-  // node per merge made allocation the larger cost.
-  auto it = set.upper_bound(begin);
-  if (it != set.begin() && std::prev(it)->second >= begin)
-    --it;
-  if (it == set.end() || it->first > end) {
-    set.emplace_hint(it, begin, end);
+  // The ranges that overlap or touch [begin, end) are consecutive, from the
+  // first that ends at or above begin; they merge into the first of them.
+  auto first = llvm::partition_point(
+      set, [&](const ByteRange &range) { return range.end < begin; });
+  auto last = first;
+  while (last != set.end() && last->begin <= end)
+    ++last;
+  if (first == last) {
+    set.insert(first, {begin, end});
     return;
   }
-  auto kept = it;
-  end = std::max(end, kept->second);
-  for (++it; it != set.end() && it->first <= end; it = set.erase(it))
-    end = std::max(end, it->second);
-  kept->second = end;
-  if (begin < kept->first) {
-    auto node = set.extract(kept);
-    node.key() = begin;
-    set.insert(it, std::move(node));
-  }
+  first->begin = std::min(first->begin, begin);
+  first->end = std::max(std::prev(last)->end, end);
+  set.erase(std::next(first), last);
 }
 
 void OccupancyTree::insert(int64_t first, int64_t last, uint64_t begin,
@@ -97,8 +123,8 @@ void OccupancyTree::collect(size_t node, size_t lo, size_t hi, size_t first,
 
 uint64_t OccupancyTree::forEachGap(
     int64_t first, int64_t last,
-    llvm::function_ref<bool(uint64_t, uint64_t)> visit,
-    uint64_t &merged) const {
+    llvm::function_ref<bool(uint64_t, uint64_t)> visit, uint64_t &merged,
+    uint64_t maxMerged) const {
   std::vector<const RangeSet *> &found = scratch.found;
   found.clear();
   if (!points.empty() && first <= last)
@@ -106,39 +132,40 @@ uint64_t OccupancyTree::forEachGap(
   // A merge of the sets' ranges by begin: the heap holds each set's next
   // range above the cursor. A set whose next range the cursor has already
   // passed jumps by binary search, not range by range.
-  std::vector<std::pair<uint64_t, uint32_t>> &heap = scratch.heap;
-  std::vector<RangeSet::const_iterator> &next = scratch.next;
+  std::vector<Head> &heap = scratch.heap;
+  std::vector<const ByteRange *> &next = scratch.next;
   heap.clear();
   next.resize(found.size());
+  uint64_t top = 0;
   for (uint32_t s = 0; s < found.size(); ++s) {
-    next[s] = found[s]->begin();
-    if (next[s] != found[s]->end())
-      heap.push_back({next[s]->first, s});
+    next[s] = found[s]->data();
+    if (!found[s]->empty()) {
+      heap.push_back({next[s]->begin, s});
+      top = std::max(top, found[s]->back().end);
+    }
   }
   std::make_heap(heap.begin(), heap.end(), std::greater<>());
   uint64_t cursor = 0;
   while (!heap.empty()) {
+    if (merged >= maxMerged)
+      return top;
     auto [begin, s] = heap.front();
     if (begin > cursor) {
       if (!visit(cursor, begin))
         return 0;
       cursor = begin;
     }
-    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-    heap.pop_back();
     ++merged;
-    const RangeSet &set = *found[s];
-    auto it = next[s];
-    cursor = std::max(cursor, it->second);
-    if (++it != set.end() && it->first <= cursor) {
-      it = set.upper_bound(cursor);
-      cursor = std::max(cursor, std::prev(it)->second);
+    const ByteRange *it = next[s], *end = found[s]->data() + found[s]->size();
+    cursor = std::max(cursor, it->end);
+    if (++it != end && it->begin <= cursor) {
+      it = std::partition_point(
+          it, end, [&](const ByteRange &range) { return range.begin <= cursor; });
+      cursor = std::max(cursor, std::prev(it)->end);
     }
-    if (it != set.end()) {
-      next[s] = it;
-      heap.push_back({it->first, s});
-      std::push_heap(heap.begin(), heap.end(), std::greater<>());
-    }
+    next[s] = it;
+    replaceLeast(heap, it != end ? std::optional<Head>({it->begin, s})
+                                 : std::nullopt);
   }
-  return cursor;
+  return top;
 }

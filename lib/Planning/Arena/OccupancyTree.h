@@ -15,7 +15,6 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
-#include <map>
 #include <vector>
 
 namespace remat::arena {
@@ -33,18 +32,26 @@ public:
   void insert(int64_t first, int64_t last, uint64_t begin, uint64_t end);
 
   /// Visits, bottom up, the free gaps [begin, end) below the top of the bytes
-  /// taken at some step of first..last, until `visit` returns false. Returns
-  /// the top (the highest taken end, 0 when nothing is taken), or 0 when
-  /// `visit` stopped the walk. Adds to `merged` the stored ranges the walk
-  /// went through: its cost, which can exceed the gaps where the ranges
+  /// taken at some step of first..last, until `visit` returns false or
+  /// `merged` reaches `maxMerged`. Returns the top (the highest taken end, 0
+  /// when nothing is taken), also when `merged` reached its bound, or 0
+  /// when `visit` stopped the walk. Adds to `merged` the stored ranges the
+  /// walk went through: its cost, which can exceed the gaps where the ranges
   /// that meet first..last are spread over many nodes.
   uint64_t forEachGap(int64_t first, int64_t last,
                       llvm::function_ref<bool(uint64_t, uint64_t)> visit,
-                      uint64_t &merged) const;
+                      uint64_t &merged,
+                      uint64_t maxMerged = UINT64_MAX) const;
 
 private:
-  /// Disjoint byte ranges, begin -> end, that neither overlap nor touch.
-  using RangeSet = std::map<uint64_t, uint64_t>;
+  struct ByteRange {
+    uint64_t begin, end;
+  };
+  /// Disjoint byte ranges that neither overlap nor touch, by begin (and so
+  /// by end). A sorted vector, not a tree: the gap walks read millions of
+  /// ranges in order, and most sets are small enough that an insert's move
+  /// of the ranges above it costs less than a tree node's allocation.
+  using RangeSet = std::vector<ByteRange>;
   static constexpr uint32_t kNoSet = UINT32_MAX;
 
   size_t position(int64_t step) const;
@@ -66,7 +73,7 @@ private:
   mutable struct {
     std::vector<const RangeSet *> found;
     std::vector<std::pair<uint64_t, uint32_t>> heap;
-    std::vector<RangeSet::const_iterator> next;
+    std::vector<const ByteRange *> next;
   } scratch;
 };
 
