@@ -19,6 +19,9 @@ void remat::buildRematToCpuPipeline(OpPassManager &pm,
   buildBufferizedFrontend(pm, options.emitCInterface);
   if (options.arena)
     pm.addPass(createArenaAllocationPass({kCpuTargetMemory.alignment}));
+  // Each kind of kernel is lowered and compiled once, not once per use.
+  if (options.shareKernels)
+    pm.addPass(createShareKernelsPass());
   // After the arena: the vector code reads tiles into registers and
   // allocates nothing the plan has not placed.
   if (options.vectorize)

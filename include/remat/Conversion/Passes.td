@@ -431,4 +431,48 @@ def VectorizeKernelsPass
   ];
 }
 
+def ShareKernelsPass : Pass<"remat-share-kernels", "mlir::ModuleOp"> {
+  let summary = "Call one function for the linalg ops of one kind";
+  let description = [{
+    Runs on bufferized modules, after `remat-arena-allocation`. Every
+    linalg op on memrefs becomes a call of one private, `noinline` function
+    per kind (`kernel_<op name>`, made unique), which runs a copy of the op
+    on its arguments. Ops are of one kind when they are the same op with
+    the same attributes and body, on operands of the same types, and their
+    bodies read the same constants and other values from outside of the
+    same types in the same pattern; those other values are passed after
+    the operands, the constants made again in the function. A training
+    step repeats its kernels block after block: the lowering after this
+    pass tiles, vectorizes and compiles each kind once, and the step's
+    function is left with views and calls, which LLVM's loop analyses,
+    superlinear in a function's size, no longer walk across. The functions
+    read and write only the buffers they are passed, so nothing is
+    allocated that the plan did not count.
+
+    Before:
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<8x8xf32>, memref<8x8xf32>)
+                  outs(%c : memref<8x8xf32>)
+    linalg.matmul ins(%c, %b : memref<8x8xf32>, memref<8x8xf32>)
+                  outs(%d : memref<8x8xf32>)
+    ```
+    After:
+    ```mlir
+    call @kernel_linalg_matmul(%a, %b, %c) : (...) -> ()
+    call @kernel_linalg_matmul(%c, %b, %d) : (...) -> ()
+    func.func private @kernel_linalg_matmul(%0: memref<8x8xf32>,
+        %1: memref<8x8xf32>, %2: memref<8x8xf32>)
+        attributes {passthrough = ["noinline"]} {
+      linalg.matmul ins(%0, %1 : ...) outs(%2 : ...)
+      return
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let statistics = [
+    Statistic<"numKinds", "kinds", "Kinds of op given a function">,
+    Statistic<"numCalls", "calls", "Ops that became calls">
+  ];
+}
+
 #endif // REMAT_CONVERSION_PASSES_TD

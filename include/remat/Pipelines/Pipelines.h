@@ -47,6 +47,13 @@ struct CpuPipelineOptions : LoweringPipelineOptions<CpuPipelineOptions> {
       *this, "vector-bits",
       llvm::cl::desc("Vector register width in bits (0: the host's)"),
       llvm::cl::init(0)};
+  /// remat-share-kernels: equivalent linalg ops call one function; false
+  /// lowers every op in place, for comparison.
+  Option<bool> shareKernels{
+      *this, "share-kernels",
+      llvm::cl::desc("Lower each kind of linalg op once, as a function every "
+                     "op of that kind calls (false: every op in place)"),
+      llvm::cl::init(true)};
 };
 
 /// remat-to-cpu: remat-lower, TOSA to linalg, one-shot bufferization with
