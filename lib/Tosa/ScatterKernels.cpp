@@ -54,6 +54,32 @@ Value addRow(OpBuilder &b, Location loc, Value g, Value t, Value n, Value w,
       .getResult(0);
 }
 
+/// Whether the kernel reads static indices [N,W] of integers and g [N,W,C]
+/// and writes a table [N,K,C] (K > 0) of g's element type, as
+/// buildScatterAdd makes it: a mark on anything else is left unconverted,
+/// which the conversion reports, rather than lowered out of bounds.
+bool hasScatterAddOperands(linalg::GenericOp kernel) {
+  if (kernel.getNumDpsInputs() != 2 || kernel.getNumDpsInits() != 1 ||
+      !kernel.hasPureTensorSemantics())
+    return false;
+  auto indices =
+      dyn_cast<RankedTensorType>(kernel.getDpsInputOperand(0)->get().getType());
+  auto g =
+      dyn_cast<RankedTensorType>(kernel.getDpsInputOperand(1)->get().getType());
+  auto table =
+      dyn_cast<RankedTensorType>(kernel.getDpsInitOperand(0)->get().getType());
+  if (!indices || !g || !table || !indices.hasStaticShape() ||
+      !g.hasStaticShape() || !table.hasStaticShape() ||
+      indices.getRank() != 2 || g.getRank() != 3 || table.getRank() != 3)
+    return false;
+  ArrayRef<int64_t> i = indices.getShape(), x = g.getShape(),
+                    t = table.getShape();
+  return isa<IntegerType>(indices.getElementType()) &&
+         isa<FloatType>(g.getElementType()) &&
+         g.getElementType() == table.getElementType() && i[0] == x[0] &&
+         i[1] == x[1] && t[0] == x[0] && t[2] == x[2] && t[1] > 0;
+}
+
 /// for n, for w: row = clamp(indices[n,w]); t[n,row,:] += g[n,w,:].
 struct ScatterAddAsLoops final : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -62,6 +88,9 @@ struct ScatterAddAsLoops final : OpRewritePattern<linalg::GenericOp> {
                                 PatternRewriter &rewriter) const override {
     if (!isScatterAddKernel(kernel))
       return rewriter.notifyMatchFailure(kernel, "not a scatter-add kernel");
+    if (!hasScatterAddOperands(kernel))
+      return rewriter.notifyMatchFailure(kernel,
+                                         "not the operands of buildScatterAdd");
     Location loc = kernel.getLoc();
     Value indices = kernel.getDpsInputOperand(0)->get();
     Value g = kernel.getDpsInputOperand(1)->get();
