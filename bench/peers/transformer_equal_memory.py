@@ -4,7 +4,7 @@ per-block checkpointing and selective recomputation.
 
     /usr/bin/python3 bench/peers/transformer_equal_memory.py [--build build]
         [--layers 4] [--width 128] [--heads 4] [--seq 128] [--vocab 512]
-        [--batch 4] [--dropout 0.1] [--repeat 5]
+        [--batch 4] [--dropout 0.1] [--repeat 5] [--plan-only]
 
 The model is transformer_models.py's gpt-split (attention written by hand,
 so its core can be checkpointed on its own), trained with cross-entropy on
@@ -25,8 +25,14 @@ integer labels, on one thread. It
 Extra FLOPs are a share of Remat's unrematerialized step's FLOPs (the
 report's base_flops) for both; extra time is each planned step's median
 time minus its own unrematerialized step's. Writes
-bench/results/transformer-equal-memory.md. The test suite does not use this
-script.
+bench/results/transformer-equal-memory.md.
+
+With --plan-only (for GPT-2-small's size: --layers 12 --width 768 --heads
+12 --seq 1024 --vocab 50257 --batch 8) nothing is timed and Remat's plans
+are not run: PyTorch's (a) and (b) peaks are measured at the size and its
+FLOPs at batch 1, scaled by the batch (torch_plan_points), and the page's
+plan-only section is written, keeping the measured one (and a measured run
+keeps the plan-only section). The test suite does not use this script.
 """
 
 import argparse
@@ -58,35 +64,68 @@ def checkpointed(fn, *args):
     return ckpt.checkpoint(fn, *args, use_reentrant=True)
 
 
-def torch_points(model, ids, labels, repeat):
-    """(label, peak bytes, FLOPs, median ms) of plain autograd, per-block
-    checkpointing and selective recomputation of the attention core."""
-    params = list(model.parameters())
+SCHEMES = [("autograd", transformer_models.plain, transformer_models.plain),
+           ("(a) checkpoint every block", checkpointed,
+            transformer_models.plain),
+           ("(b) selective: attention core", transformer_models.plain,
+            checkpointed)]
+
+
+def configure(model, block, core):
+    model.wrap_block = block
+    for b in model.blocks:
+        b.wrap_core = core
+
+
+def training_step(model):
     vocab = model.head.out_features
 
     def step(ids, labels, *params):
         logits = model(ids)
         return F.cross_entropy(logits.reshape(-1, vocab),
                                labels.reshape(-1).long())
+    return step
 
-    def configure(block, core):
-        model.wrap_block = block
-        for b in model.blocks:
-            b.wrap_core = core
 
-    plain = transformer_models.plain
+def torch_points(model, ids, labels, repeat):
+    """(label, peak bytes, FLOPs, median ms) of plain autograd, per-block
+    checkpointing and selective recomputation of the attention core."""
+    params = list(model.parameters())
+    step = training_step(model)
     points = []
-    for label, block, core in [
-            ("autograd", plain, plain),
-            ("(a) checkpoint every block", checkpointed, plain),
-            ("(b) selective: attention core", plain, checkpointed)]:
-        configure(block, core)
+    for label, block, core in SCHEMES:
+        configure(model, block, core)
         inputs = [ids, labels]
         points.append(dict(
             label=label, peak=measure_peak(step, inputs, params),
             flops=measure_flops(step, inputs, params),
             ms=measure_time_ms(step, inputs, params, repeat)))
-    configure(plain, plain)
+    configure(model, transformer_models.plain, transformer_models.plain)
+    return points
+
+
+def torch_plan_points(model, ids, labels):
+    """(label, peak bytes, extra FLOPs) of (a) and (b) at the full size,
+    nothing timed. The peaks are measured at the full batch; plain
+    autograd's is not (at GPT-2-small's size its live tensors outgrow the
+    memory the machine can spare). The FLOPs are measured at batch 1 and
+    scaled by the batch: every op of the step works on one sample's rows,
+    so they grow with the batch exactly."""
+    params = list(model.parameters())
+    step = training_step(model)
+    batch = ids.shape[0]
+    flops = {}
+    for label, block, core in SCHEMES:
+        configure(model, block, core)
+        flops[label] = batch * measure_flops(step, [ids[:1], labels[:1]],
+                                             params)
+    points = []
+    for label, block, core in SCHEMES[1:]:
+        configure(model, block, core)
+        points.append(dict(
+            label=label, peak=measure_peak(step, [ids, labels], params),
+            extra_flops=flops[label] - flops[SCHEMES[0][0]]))
+    configure(model, transformer_models.plain, transformer_models.plain)
     return points
 
 
@@ -94,10 +133,13 @@ def remat_step(model, ids, args, tmp):
     """The differentiated step's path and its argument names."""
     bin_dir = os.path.join(args.build, "bin")
     onnx_path = os.path.join(tmp, "gpt.onnx")
-    torch.onnx.export(model, (ids,), onnx_path, opset_version=14,
-                      training=torch.onnx.TrainingMode.TRAINING,
-                      do_constant_folding=False, input_names=["input"],
-                      output_names=["logits"])
+    # Without autograd's records: at GPT-2-small's size they would hold
+    # every activation of the traced forward pass.
+    with torch.no_grad():
+        torch.onnx.export(model, (ids,), onnx_path, opset_version=14,
+                          training=torch.onnx.TrainingMode.TRAINING,
+                          do_constant_folding=False, input_names=["input"],
+                          output_names=["logits"])
     imported = run([os.path.join(bin_dir, "remat-translate"), "--import-onnx",
                     onnx_path])
     step = os.path.join(tmp, "gpt.step.mlir")
@@ -126,8 +168,9 @@ def write_arguments(model, ids, labels, names, tmp):
     return paths
 
 
-def remat_point(args, step, npys, budget, tmp):
-    """Plans at `budget` (None: unrematerialized) and runs the plan."""
+def remat_plan(args, step, budget, tmp):
+    """The planned step at `budget` (None: unrematerialized) and its
+    report's graph."""
     bin_dir = os.path.join(args.build, "bin")
     report = os.path.join(tmp, "report.json")
     options = "best-effort=true report=" + report
@@ -135,9 +178,14 @@ def remat_point(args, step, npys, budget, tmp):
         options += " budget=%d budget-kind=live" % budget
     planned = run([os.path.join(bin_dir, "remat-opt"), step,
                    "--remat-pipeline=" + options])
-    graph = json.load(open(report))["graphs"][0]
+    return planned, json.load(open(report))["graphs"][0]
+
+
+def remat_point(args, step, npys, budget, tmp):
+    """Plans at `budget` (None: unrematerialized) and runs the plan."""
+    planned, graph = remat_plan(args, step, budget, tmp)
     measured = json.loads(run(
-        [os.path.join(bin_dir, "remat-run"), "-", "--json",
+        [os.path.join(args.build, "bin", "remat-run"), "-", "--json",
          "--repeat=%d" % args.repeat] + ["--input=" + p for p in npys],
         input=planned))
     return dict(graph=graph, measured=measured)
@@ -147,14 +195,38 @@ def fmt_mib(n):
     return "%.2f MiB" % (n / 2.0 ** 20)
 
 
+TARGET_HEADER = "target: budget met, Remat extra FLOPs within"
+TARGET_NOTE = ("The target column asks, at each PyTorch point's memory, for "
+               "the budget met with at most half of per-block "
+               "checkpointing's extra FLOPs (a) or at most selective "
+               "recomputation's (b).")
+PLAN_HEADING = "## Plan only at GPT-2-small's size"
+
+
+def command_line(args):
+    return ("/usr/bin/python3 bench/peers/transformer_equal_memory.py "
+            "--layers %d --width %d --heads %d --seq %d --vocab %d "
+            "--batch %d --dropout %g" % (
+                args.layers, args.width, args.heads, args.seq, args.vocab,
+                args.batch, args.dropout))
+
+
+def target(label, torch_extra_percent, graph):
+    """Whether Remat met its target at a PyTorch point (TARGET_NOTE)."""
+    if label.startswith("(a)"):
+        bound, name = torch_extra_percent / 2, "half of (a)'s"
+    elif label.startswith("(b)"):
+        bound, name = torch_extra_percent, "(b)'s"
+    else:
+        return "-"
+    met = graph["feasible"] and graph["extra_flops_percent"] <= bound
+    return "%s (%s: %+.1f%%)" % ("yes" if met else "no", name, bound)
+
+
 def page(args, points, remat, loads):
     base = remat[0]["graph"]["base_flops"]
     plain_torch, plain_remat = points[0], remat[0]
-    command = ("/usr/bin/python3 bench/peers/transformer_equal_memory.py "
-               "--layers %d --width %d --heads %d --seq %d --vocab %d "
-               "--batch %d --dropout %g --repeat %d" % (
-                   args.layers, args.width, args.heads, args.seq, args.vocab,
-                   args.batch, args.dropout, args.repeat))
+    command = command_line(args) + " --repeat %d" % args.repeat
     out = ["# A GPT-style model at PyTorch's checkpointing memory", "",
            "Produced by `%s` (%s; PyTorch %s, CPU, one thread). The model is "
            "bench/peers/transformer_models.py's gpt-split (%d layers, width "
@@ -181,21 +253,81 @@ def page(args, points, remat, loads):
             "%.1f" % m["time_ms"],
             "%+.1f" % (m["time_ms"] - plain_remat["measured"]["time_ms"]),
             "yes" if m["arena_bytes"] == g.get("arena_bytes",
-                                               m["arena_bytes"]) else "NO"])
+                                               m["arena_bytes"]) else "NO",
+            target(p["label"], 100.0 * (p["flops"] - plain_torch["flops"]) /
+                   base, g)])
     out += [markdown_table(
         ["PyTorch point", "PyTorch peak", "PyTorch extra FLOPs",
          "PyTorch ms", "PyTorch extra ms", "Remat live peak at that budget",
          "budget met", "Remat extra FLOPs", "Remat ms", "Remat extra ms",
-         "Remat measured arena = planned"], rows), ""]
+         "Remat measured arena = planned", TARGET_HEADER], rows), ""]
     out += ["Remat's row for autograd is its unrematerialized step (no "
             "budget); the other rows plan at `budget=<PyTorch's peak> "
             "budget-kind=live`. Extra FLOPs are shares of Remat's "
             "unrematerialized step (%.1f MFLOP; PyTorch's plain step prices "
             "at %.1f MFLOP). Times are medians of %d runs after a warm-up "
             "(`remat-run --repeat`, torch_measure.measure_time_ms); extra "
-            "time is against each system's own unrematerialized step." % (
-                base / 1e6, plain_torch["flops"] / 1e6, args.repeat), ""]
+            "time is against each system's own unrematerialized step. %s" % (
+                base / 1e6, plain_torch["flops"] / 1e6, args.repeat,
+                TARGET_NOTE), ""]
     return "\n".join(out)
+
+
+def plan_section(args, points, graphs, loads):
+    """The plan-only section: PyTorch's (a) and (b) peaks at the full size
+    as live budgets for Remat's plans, which are not run."""
+    base = graphs[0]["base_flops"]
+    out = [PLAN_HEADING, "",
+           "Produced by `%s --plan-only` (%s; PyTorch %s, CPU, one thread): "
+           "gpt-split with %d layers, width %d, %d heads, sequence %d, "
+           "vocabulary %d, batch %d, dropout %g. Nothing is run but "
+           "PyTorch's steps: PyTorch's peaks are torch_measure's, measured "
+           "at this size (plain autograd's is not: its live tensors outgrow "
+           "what this 24 GiB machine can spare beside other work); its "
+           "FLOPs are measured at batch 1 and scaled by the batch "
+           "(torch_plan_points). Remat's numbers are its plan's report at "
+           "`budget=<PyTorch's peak> budget-kind=live`, not measured runs. "
+           "One-minute load average %.1f at the start, %.1f at the end, on "
+           "%d cores." % (
+               command_line(args), machine_stamp(), torch.__version__,
+               args.layers, args.width, args.heads, args.seq, args.vocab,
+               args.batch, args.dropout, loads[0], loads[1],
+               os.cpu_count()), ""]
+    rows = [["autograd", "not measured", "+0.0%",
+             fmt_mib(graphs[0]["peak_after_bytes"]), "yes", "+0.0%", "-"]]
+    for p, g in zip(points, graphs[1:]):
+        torch_extra = 100.0 * p["extra_flops"] / base
+        rows.append([
+            p["label"], fmt_mib(p["peak"]), "%+.1f%%" % torch_extra,
+            fmt_mib(g["peak_after_bytes"]),
+            "yes" if g["feasible"] else "no",
+            "%+.1f%%" % g["extra_flops_percent"],
+            target(p["label"], torch_extra, g)])
+    out += [markdown_table(
+        ["PyTorch point", "PyTorch peak", "PyTorch extra FLOPs",
+         "Remat planned live peak at that budget", "budget met",
+         "Remat extra FLOPs", TARGET_HEADER], rows), ""]
+    out += ["Remat's autograd row is its unrematerialized step's predicted "
+            "live peak. Extra FLOPs are shares of Remat's unrematerialized "
+            "step (%.1f GFLOP)." % (base / 1e9), ""]
+    return "\n".join(out)
+
+
+def write_sections(main=None, plan=None):
+    """Writes the page with the measured section `main` and the plan-only
+    section `plan`, keeping the page's current one where either is None."""
+    path = os.path.join(ROOT, "bench", "results",
+                        "transformer-equal-memory.md")
+    old = open(path).read() if os.path.exists(path) else ""
+    old_main, heading, old_plan = old.partition(PLAN_HEADING)
+    main = old_main if main is None else main
+    plan = heading + old_plan if plan is None else plan
+    text = main.rstrip("\n") + "\n"
+    if plan:
+        text += "\n" + plan.rstrip("\n") + "\n"
+    with open(path, "w") as f:
+        f.write(text)
+    sys.stdout.write(text)
 
 
 def main():
@@ -209,6 +341,10 @@ def main():
     ap.add_argument("--batch", type=int, default=4)
     ap.add_argument("--dropout", type=float, default=0.1)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--plan-only", action="store_true",
+                    help="measure PyTorch's (a) and (b) peaks and plan "
+                         "Remat at them, running nothing of Remat's; "
+                         "writes the page's plan-only section")
     args = ap.parse_args()
     torch.set_num_threads(1)
     model, ids = transformer_models.build("gpt-split", args)
@@ -217,6 +353,15 @@ def main():
     labels = torch.randint(0, args.vocab, ids.shape, generator=gen,
                            dtype=torch.int32)
     start_load = os.getloadavg()[0]
+    if args.plan_only:
+        points = torch_plan_points(model, ids, labels)
+        with tempfile.TemporaryDirectory() as tmp:
+            step, _ = remat_step(model, ids, args, tmp)
+            graphs = [remat_plan(args, step, budget, tmp)[1]
+                      for budget in [None] + [p["peak"] for p in points]]
+        write_sections(plan=plan_section(
+            args, points, graphs, (start_load, os.getloadavg()[0])))
+        return
     points = torch_points(model, ids, labels, args.repeat)
     with tempfile.TemporaryDirectory() as tmp:
         step, names = remat_step(model, ids, args, tmp)
@@ -224,12 +369,8 @@ def main():
         remat = [remat_point(args, step, npys, None, tmp)]
         remat += [remat_point(args, step, npys, p["peak"], tmp)
                   for p in points[1:]]
-    text = page(args, points, remat, (start_load, os.getloadavg()[0]))
-    path = os.path.join(ROOT, "bench", "results",
-                        "transformer-equal-memory.md")
-    with open(path, "w") as f:
-        f.write(text)
-    sys.stdout.write(text)
+    write_sections(main=page(args, points, remat,
+                             (start_load, os.getloadavg()[0])))
 
 
 if __name__ == "__main__":

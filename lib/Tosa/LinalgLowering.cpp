@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Tosa/LinalgLowering.h"
+#include "remat/Tosa/ScatterKernels.h"
 #include "remat/Tosa/WindowKernels.h"
 
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
@@ -116,14 +117,16 @@ LogicalResult remat::convertToLinalg(Operation *root) {
   tosa::populateTosaToArithConversionPatterns(&patterns);
   patterns.add<ElementwiseToGeneric>(context);
   patterns.add<PaddedConvolutionInPlace>(context, /*benefit=*/2);
+  remat::populateScatterAddLoweringPatterns(patterns);
 
   ConversionTarget target(*context);
   target.addIllegalDialect<tosa::TosaDialect>();
   // What upstream's TOSA lowerings leave for later passes or keep.
   target.addLegalOp<tosa::ApplyScaleOp, tosa::ConstShapeOp, tosa::IfOp,
                     tosa::WhileOp>();
-  target.markUnknownOpDynamicallyLegal(
-      [](Operation *op) { return !isElementwiseOnTensors(op); });
+  target.markUnknownOpDynamicallyLegal([](Operation *op) {
+    return !isElementwiseOnTensors(op) && !remat::isScatterAddKernel(op);
+  });
 
   // The memory model counts every op as written: an op folded away here
   // (negate of a negate, a transpose of a transpose) would allocate less

@@ -131,3 +131,18 @@ func.func @bounded(%w: tensor<2x3xf32>, %v: tensor<2x3xf32>) -> tensor<2x3xf32> 
   %1 = tosa.minimum %0, %v : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   return %1 : tensor<2x3xf32>
 }
+
+// -----
+
+// gather: the table's adjoint is a zero fill and one scatter-add kernel
+// (lowered to loops over the positions), priced as those loops run:
+// 2 * N * W * C = 2 * 2 * 3 * 4 = 48 FLOPs, not the dense nest's N*K*W*C.
+// CHECK-LABEL: remat.graph @gather(
+// CHECK:         remat.backward
+// CHECK:         %[[ZERO:.+]] = linalg.fill {{.*}} -> tensor<2x5x4xf32>
+// CHECK:         linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<2x3xi32>, tensor<2x3x4xf32>) outs(%[[ZERO]] : tensor<2x5x4xf32>) attrs = {remat.flops = 48 : i64, remat.scatter_add}
+func.func @gather(%table: tensor<2x5x4xf32>) -> tensor<2x3x4xf32> {
+  %ids = "tosa.const"() <{values = dense<[[0, 4, 4], [1, 1, 3]]> : tensor<2x3xi32>}> : () -> tensor<2x3xi32>
+  %0 = tosa.gather %table, %ids : (tensor<2x5x4xf32>, tensor<2x3xi32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}

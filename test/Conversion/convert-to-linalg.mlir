@@ -97,3 +97,55 @@ func.func @unpadded_conv(%x: tensor<1x5x5x3xf32>, %w: tensor<4x3x3x3xf32>, %b: t
   %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x5x5x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x4xf32>
   return %0 : tensor<1x3x3x4xf32>
 }
+
+// -----
+
+// A scatter-add kernel (the gather's adjoint) becomes loops over the
+// positions (n, w), each reading its index once, clamped to the table's
+// rows, and adding g's row into the zero-filled destination element by
+// element: no loop over the table's rows.
+// CHECK-LABEL: func.func @scatter_add(
+// CHECK-SAME: %[[IDS:[^:]+]]: tensor<2x3xi32>, %[[G:[^:]+]]: tensor<2x3x4xf32>
+// CHECK: %[[ZERO:.+]] = linalg.fill {{.*}} -> tensor<2x5x4xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: %[[C2:.+]] = arith.constant 2 : index
+// CHECK: scf.for %[[N:.+]] = %{{.+}} to %[[C2]] step %{{.+}} iter_args(%[[TN:.+]] = %[[ZERO]])
+// CHECK: %[[C3:.+]] = arith.constant 3 : index
+// CHECK: scf.for %[[W:.+]] = %{{.+}} to %[[C3]] step %{{.+}} iter_args(%[[TW:.+]] = %[[TN]])
+// CHECK: %[[ID:.+]] = tensor.extract %[[IDS]][%[[N]], %[[W]]]
+// CHECK: %[[IX:.+]] = arith.index_cast %[[ID]] : i32 to index
+// CHECK: %[[LAST:.+]] = arith.constant 4 : index
+// CHECK: %[[LO:.+]] = arith.maxsi %[[IX]], %{{.+}} : index
+// CHECK: %[[ROW:.+]] = arith.minsi %[[LO]], %[[LAST]] : index
+// CHECK: %[[C4:.+]] = arith.constant 4 : index
+// CHECK: scf.for %[[C:.+]] = %{{.+}} to %[[C4]] step %{{.+}} iter_args(%[[T:.+]] = %[[TW]])
+// CHECK: %[[ADD:.+]] = tensor.extract %[[G]][%[[N]], %[[W]], %[[C]]]
+// CHECK: %[[OLD:.+]] = tensor.extract %[[T]][%[[N]], %[[ROW]], %[[C]]]
+// CHECK: %[[SUM:.+]] = arith.addf %[[OLD]], %[[ADD]]
+// CHECK: %[[NEW:.+]] = tensor.insert %[[SUM]] into %[[T]][%[[N]], %[[ROW]], %[[C]]]
+// CHECK: scf.yield %[[NEW]]
+// CHECK-NOT: linalg.generic
+// CHECK: return
+#ids = affine_map<(n, k, c, w) -> (n, w)>
+#g = affine_map<(n, k, c, w) -> (n, w, c)>
+#table = affine_map<(n, k, c, w) -> (n, k, c)>
+func.func @scatter_add(%ids: tensor<2x3xi32>, %g: tensor<2x3x4xf32>) -> tensor<2x5x4xf32> {
+  %empty = tensor.empty() : tensor<2x5x4xf32>
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<2x5x4xf32>) -> tensor<2x5x4xf32>
+  %0 = linalg.generic {indexing_maps = [#ids, #g, #table], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%ids, %g : tensor<2x3xi32>, tensor<2x3x4xf32>) outs(%init : tensor<2x5x4xf32>) attrs = {remat.flops = 48 : i64, remat.scatter_add} {
+  ^bb0(%id: i32, %x: f32, %acc: f32):
+    %i = arith.index_cast %id : i32 to index
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %lo = arith.maxsi %i, %c0 : index
+    %row = arith.minsi %lo, %c4 : index
+    %k = linalg.index 1 : index
+    %picked = arith.cmpi eq, %row, %k : index
+    %none = arith.constant 0.0 : f32
+    %term = arith.select %picked, %x, %none : f32
+    %sum = arith.addf %acc, %term : f32
+    linalg.yield %sum : f32
+  } -> tensor<2x5x4xf32>
+  return %0 : tensor<2x5x4xf32>
+}

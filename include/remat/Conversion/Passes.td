@@ -88,7 +88,11 @@ def ConvertToLinalgPass : Pass<"remat-convert-to-linalg",
     `tosa-to-tensor`, `tosa-to-arith`) in one conversion, and turns every
     elementwise op on ranked tensors (`arith.addf`, `math.tanh`, ...) into a
     `linalg.generic` that applies it to scalars and writes a new
-    `tensor.empty`.
+    `tensor.empty`. A `linalg.generic` marked `remat.scatter_add` (the
+    gather's adjoint, `remat/Tosa/ScatterKernels.h`) becomes `scf.for` loops
+    over the positions that add each adjoint row into the table row its
+    index names, carrying the kernel's destination: the loops write where
+    the kernel would, and visit no table row a position does not pick.
 
     Unlike upstream's passes, it folds nothing: the memory model counts the
     ops of the planned step as written, so `tosa.negate(tosa.negate %x)`
