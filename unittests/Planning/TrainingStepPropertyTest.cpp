@@ -15,8 +15,10 @@
 //    boundary (solver=none excepted: it is the step as it is);
 //  - a budget is met where the unplanned step (without policies) or another
 //    solver's plan shows it can be: by every solver at or above the
-//    unplanned peak, by the searching ones (greedy and what builds on it) at
-//    or above the least peak any solver reached.
+//    unplanned peak, by the searching ones (greedy and chain, which falls
+//    back to it) at or above the least peak any solver but ilp reached, by
+//    ilp at or above the least peak of all (ilp's lower plans are not
+//    required of a heuristic).
 //
 // REMAT_PROPERTY_SEEDS=FIRST:COUNT checks other seeds (a long one-off run).
 //
@@ -43,7 +45,7 @@ using namespace remat;
 
 namespace {
 
-constexpr unsigned kNumSeeds = 150;
+constexpr unsigned kNumSeeds = 120;
 
 /// The seeds to check: [0, count), or REMAT_PROPERTY_SEEDS=FIRST:COUNT.
 std::vector<unsigned> seeds(unsigned count) {
@@ -83,27 +85,6 @@ bool hasPolicies(const Program &program) {
   });
 }
 
-/// The first forward buffer of a mustRecompute op still live when the
-/// backward part of the planned step starts, or empty. (A buffer only the
-/// backward part reads has its op moved there: the original is dropped.)
-std::string keptNotSaveable(const Program &program, const Plan &plan,
-                            bool countInputs) {
-  Program planned = materialize(program, plan);
-  MemoryProfile profile = computeMemoryProfile(planned, countInputs);
-  for (OpId op = 0; op < program.backwardBegin; ++op) {
-    const OpInfo &info = program.ops[op];
-    if (!info.canRecompute() || !info.mustRecompute)
-      continue;
-    for (ValueId v : info.results)
-      if (profile.ranges[v].end != kNone &&
-          profile.ranges[v].end >= planned.backwardBegin)
-        return "not-saveable value " + std::to_string(v) + " (op " +
-               std::to_string(op) + ") is live until op " +
-               std::to_string(profile.ranges[v].end) + " of the planned step";
-  }
-  return "";
-}
-
 /// Checks what every result must satisfy whatever the budget; returns
 /// whether it did.
 bool checkResult(const std::string &solver, const Program &program,
@@ -128,19 +109,18 @@ bool checkResult(const std::string &solver, const Program &program,
       keepsPlanContract(program, result, options);
   EXPECT_TRUE(contract);
   ok &= bool(contract);
-  if (solver != "none") {
-    std::string kept = keptNotSaveable(program, result.plan,
-                                       options.countInputs);
+  if (solver.rfind("none", 0) != 0) {
+    std::string kept = keptNotSaveable(program, result.plan);
     EXPECT_EQ(kept, "");
     ok &= kept.empty();
   }
   return ok;
 }
 
-SolverOptions optionsFor(bool countInputs) {
+SolverOptions optionsFor(const std::string &solver, bool countInputs) {
   SolverOptions options;
   options.countInputs = countInputs;
-  options.timeLimitSeconds = 2;
+  options.timeLimitSeconds = solver == "ilp" ? 0.5 : 2;
   return options;
 }
 
@@ -176,34 +156,51 @@ TEST(TrainingStepPropertyTest, EverySolverKeepsItsPromises) {
     uint64_t unplanned = computeMemoryProfile(program, countInputs).peakBytes;
     bool policies = hasPolicies(program);
 
+    // ilp, the slowest by far, on every tenth seed, with half a second, at
+    // min and at the first three budgets.
+    auto runs = [&](const std::string &name, size_t budget = 0) {
+      return name != "ilp" || (seed % 10 == 0 && budget < 3);
+    };
     // The least peak some solver reaches with a plan that keeps every
-    // promise.
+    // promise, and the least but ilp's: greedy is a heuristic, and ilp
+    // (which starts from greedy's plan) may go lower.
     uint64_t shown = policies ? UINT64_MAX : unplanned;
+    uint64_t shownButIlp = shown;
     for (const std::string &name : solvers) {
-      SolverOptions minimize = optionsFor(countInputs);
+      if (!runs(name))
+        continue;
+      SolverOptions minimize = optionsFor(name, countInputs);
       minimize.minimize = true;
       SolverResult least = createSolver(name)->solve(program, minimize);
       if (checkResult(name + " at min", program, least, minimize) &&
-          (name != "none" || !policies))
+          (name != "none" || !policies)) {
         shown = std::min(shown, least.peakBytes);
+        if (name != "ilp")
+          shownButIlp = std::min(shownButIlp, least.peakBytes);
+      }
       recomputedSeeds += name == "greedy" && !least.plan.recomputes.empty();
     }
     ASSERT_NE(shown, UINT64_MAX);
 
-    std::vector<uint64_t> grid = {shown, unplanned};
+    std::vector<uint64_t> grid = {shown, shownButIlp, unplanned};
     uint64_t hi = std::max(shown, unplanned);
     grid.push_back(shown + budgets() % (hi - shown + 1));
     if (shown > 0)
       grid.push_back(budgets() % shown);
-    for (uint64_t budget : grid) {
+    for (size_t k = 0; k < grid.size(); ++k) {
+      uint64_t budget = grid[k];
       SCOPED_TRACE("budget " + std::to_string(budget));
-      SolverOptions options = optionsFor(countInputs);
-      options.budgetBytes = budget;
       for (const std::string &name : solvers) {
+        if (!runs(name, k))
+          continue;
+        SolverOptions options = optionsFor(name, countInputs);
+        options.budgetBytes = budget;
         SolverResult result = createSolver(name)->solve(program, options);
         checkResult(name, program, result, options);
-        bool reachable = (!policies && budget >= unplanned) ||
-                         (searchesForBudget(name) && budget >= shown);
+        bool reachable =
+            (!policies && budget >= unplanned) ||
+            (searchesForBudget(name) &&
+             budget >= (name == "ilp" ? shown : shownButIlp));
         if (reachable) {
           EXPECT_TRUE(result.feasible)
               << name << " peaks at " << result.peakBytes << " B (unplanned "

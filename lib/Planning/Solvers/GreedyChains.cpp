@@ -196,6 +196,23 @@ void GreedyPlanner::recomputeNotSaveable(Plan &plan) const {
         recomputedSince.clear();
         chain = buildChain(result, {before}, *current, kNone);
       }
+      // Its chain reads a buffer that an in-place write in the backward
+      // part overwrites before that use (a parameter the optimizer updates,
+      // a buffer a destination-passing op reuses): the copy goes in front
+      // of the latest such write it can be made before, down to the
+      // boundary, rather than leaving the value kept against its policy.
+      for (OpId earlier = before; chain.overwrites && earlier-- > base.backwardBegin;) {
+        if (earlier != base.backwardBegin &&
+            llvm::none_of(base.ops[earlier].results, [&](ValueId r) {
+              return base.values[r].writesInPlace;
+            }))
+          continue;
+        Chain placed = buildChain(result, {earlier}, *current, kNone);
+        if (!placed.overwrites) {
+          chain = std::move(placed);
+          before = earlier;
+        }
+      }
       // The value stays live instead: nothing can recompute it there.
       if (chain.overwrites)
         continue;

@@ -541,7 +541,8 @@ std::string remat::writeLayeredDagJson(const LayeredDag &dag) {
 //===----------------------------------------------------------------------===//
 
 std::string remat::writeGraphMlir(const Program &program,
-                                  const std::string &name) {
+                                  const std::string &name,
+                                  const GraphMlirOptions &options) {
   std::string out;
   auto type = [&](ValueId v) {
     return "tensor<" + std::to_string(std::max<uint64_t>(
@@ -553,7 +554,7 @@ std::string remat::writeGraphMlir(const Program &program,
   for (ValueId v = 0; v < program.values.size(); ++v)
     if (program.values[v].isOutput)
       outputs.push_back(v);
-  out += "remat.graph @" + name + "(";
+  out += (options.asFunction ? "func.func @" : "remat.graph @") + name + "(";
   for (size_t i = 0; i < program.inputs.size(); ++i) {
     if (i)
       out += ", ";
@@ -580,12 +581,20 @@ std::string remat::writeGraphMlir(const Program &program,
     if (!info.results.empty())
       out += " = ";
     out += "remat.abstract ";
-    if (!info.name.empty())
-      out += "\"" + escape(info.name) + "\" ";
+    std::string label = info.name;
+    if (options.uniqueLabels)
+      label += std::to_string(op);
+    if (!label.empty())
+      out += "\"" + escape(label) + "\" ";
     out += "flops(" + std::to_string(info.flops) + ") (";
     for (size_t i = 0; i < info.operands.size(); ++i)
       out += (i ? ", " : "") + ssa(info.operands[i]);
-    out += ") : (";
+    out += ")";
+    if (options.policies && !info.canRecompute())
+      out += " {remat.never}";
+    else if (options.policies && info.mustRecompute)
+      out += " {remat.save = false}";
+    out += " : (";
     for (size_t i = 0; i < info.operands.size(); ++i)
       out += (i ? ", " : "") + type(info.operands[i]);
     out += ") -> ";
@@ -599,7 +608,7 @@ std::string remat::writeGraphMlir(const Program &program,
     }
     out += "\n";
   }
-  out += "  remat.return";
+  out += options.asFunction ? "  return" : "  remat.return";
   if (!outputs.empty()) {
     out += " ";
     for (size_t i = 0; i < outputs.size(); ++i)

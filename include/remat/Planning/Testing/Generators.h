@@ -180,10 +180,25 @@ Program generateTrainingStep(const TrainingStepOptions &options);
 /// The default options at `seed`.
 Program generateTrainingStep(unsigned seed);
 
+struct GraphMlirOptions {
+  /// A func.func holding a remat.backward marker rather than a remat.graph.
+  bool asFunction = false;
+  /// The policies the IR carries: `{remat.never}` on ops a plan may not
+  /// execute again (mustKeep, or not recomputable), `{remat.save = false}`
+  /// on mustRecompute ones.
+  bool policies = false;
+  /// Each op's label followed by its index: no two ops are alike, so CSE
+  /// merges none (remat.abstract is pure).
+  bool uniqueLabels = false;
+};
+
 /// Prints `program` as `remat.graph @name` of remat.abstract ops
-/// (tensor<Nxi8> for N bytes; views are not representable and become
-/// buffers). Inputs are graph arguments, outputs are returned.
-std::string writeGraphMlir(const Program &program, const std::string &name);
+/// (tensor<Nxi8> for N bytes; views and in-place writes are not
+/// representable and become buffers of their own, scratch buffers and
+/// ordered ops are not printed). Inputs are graph arguments, outputs are
+/// returned.
+std::string writeGraphMlir(const Program &program, const std::string &name,
+                           const GraphMlirOptions &options = {});
 /// Prints `program` as networkx node-link JSON (one node per op; inputs are
 /// not nodes).
 std::string writeGraphJson(const Program &program);
