@@ -136,7 +136,15 @@ Chain GreedyPlanner::buildChain(ValueId value, Placement placement,
           !(inBackward && version == operand && notSaveable[operand]);
       if (live && keepable)
         continue;
-      if (canRecompute(def) && chain.ops.size() < kMaxChainOps) {
+      // A value written in place into a buffer that no chain can create
+      // (its creator cannot be recomputed) cannot be made again: its buffer
+      // is extended instead, as for an op that cannot be recomputed.
+      const ValueInfo &info = base.values[operand];
+      OpId creator = base.values[base.rootOf(operand)].def;
+      bool remakeable = !info.writesInPlace ||
+                        (creator != kNone && canRecompute(creator));
+      if (canRecompute(def) && remakeable &&
+          chain.ops.size() < kMaxChainOps) {
         chain.ops.push_back(def);
         continue;
       }
