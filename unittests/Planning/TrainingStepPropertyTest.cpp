@@ -45,7 +45,7 @@ using namespace remat;
 
 namespace {
 
-constexpr unsigned kNumSeeds = 120;
+constexpr unsigned kNumSeeds = 100;
 
 /// The seeds to check: [0, count), or REMAT_PROPERTY_SEEDS=FIRST:COUNT.
 std::vector<unsigned> seeds(unsigned count) {

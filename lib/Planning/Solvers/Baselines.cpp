@@ -60,15 +60,16 @@ Plan remat::planFromRecomputeSet(const Program &program,
     OpId def = program.values[v].def;
     if (placement[v] == kNone || def == kNone)
       continue;
-    // A kept operand that an in-place write overwrites (a parameter the
-    // optimizer updates, a buffer a destination-passing op reuses) must be
-    // read before that write: the copy goes in front of it, not after the
-    // boundary's start, rather than not at all (a copy reading the new
-    // contents would be dropped and the value kept, against a policy).
+    // An operand that an in-place write in the backward part overwrites (a
+    // parameter the optimizer updates, a buffer a destination-passing op
+    // reuses) must be read before that write, kept or copied (the write
+    // goes into whatever version is current): the copy goes in front of it
+    // rather than not at all (a copy reading the new contents would be
+    // dropped and the value kept, against a policy).
     for (ValueId operand : program.ops[def].operands) {
       OpId write = overwritten[operand];
-      if (!recompute[operand] && write != kNone && write < placement[v] &&
-          boundary != kNone && write >= boundary)
+      if (write != kNone && write < placement[v] && boundary != kNone &&
+          write >= boundary)
         placement[v] = write;
     }
     auto feed = [&](ValueId operand) {

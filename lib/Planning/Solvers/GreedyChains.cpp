@@ -128,12 +128,15 @@ Chain GreedyPlanner::buildChain(ValueId value, Placement placement,
       if (def == kNone)
         continue;
       ValueId root = snapshot.program.rootOf(version);
-      if (snapshot.program.values[root].def == kNone)
+      bool keepable =
+          !(inBackward && version == operand && notSaveable[operand]);
+      // An input; or an original the plan no longer makes (every reader
+      // reads a copy), which a chain reading it would make again, kept
+      // from the forward part: not for a value a policy forbids keeping.
+      if (snapshot.program.values[root].def == kNone && keepable)
         continue;
       const LiveRange &range = snapshot.profile.ranges[root];
       bool live = range.end != kNone && range.end >= insertAt;
-      bool keepable =
-          !(inBackward && version == operand && notSaveable[operand]);
       if (live && keepable)
         continue;
       // A value written in place into a buffer that no chain can create

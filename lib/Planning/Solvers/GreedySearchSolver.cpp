@@ -114,7 +114,8 @@ private:
   /// Greedy and the search are heuristics: a budget run can miss a peak the
   /// minimizing run reaches (its search starts from another plan), and the
   /// strategies that recompute every residual (checkpoint-all) or all but
-  /// every sqrt(n)-th (sqrt-n) can go lower than either. Where the budget
+  /// every sqrt(n)-th (sqrt-n), or XLA's rule (on small programs), can go
+  /// lower than either. Where the budget
   /// is missed, or under `min`, their plans are candidates too, judged by
   /// the one rule (isBetterResult); one that meets a budget is pruned of
   /// the recomputations it does not need.
@@ -132,6 +133,14 @@ private:
       starts.push_back(
           {std::string(name) + "'s plan",
            createSolver(name)->solve(program, options)});
+    // xla's rule evaluates the whole program per step, O(ops^2): only on
+    // small programs (a thousand ops take tens of milliseconds).
+    if (program.ops.size() <= kMaxXlaStartOps && Clock::now() < deadline) {
+      SolverOptions xla = options;
+      xla.timeLimitSeconds =
+          std::chrono::duration<double>(deadline - Clock::now()).count();
+      starts.push_back({"xla's plan", createSolver("xla")->solve(program, xla)});
+    }
     if (!options.minimize && Clock::now() < deadline) {
       SolverOptions minimize = options;
       minimize.minimize = true;
@@ -159,9 +168,6 @@ private:
     }
   }
 
-public:
-
-private:
   /// Each step of the search evaluates tens of moves exactly.
   static constexpr size_t kMaxSearchOps = 5000;
   /// Op-evaluations the search may spend (a few seconds), and the least
@@ -170,6 +176,8 @@ private:
   static constexpr uint64_t kMinEvaluations = 400;
   /// Recomputations tried without (ruin and recreate) per improvement.
   static constexpr unsigned kMaxRuins = 16;
+  /// The largest program xla's plan is a start for.
+  static constexpr size_t kMaxXlaStartOps = 2000;
 };
 
 } // namespace
