@@ -80,8 +80,7 @@ TEST(GeneratorsTest, MlirCarriesPoliciesInAFunction) {
   EXPECT_NE(text.find("\"f0\" flops(3) (%v0) {remat.save = false}"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("\"g1\" flops(3) (%v1) {remat.never}"),
-            std::string::npos)
+  EXPECT_NE(text.find("\"g1\" flops(3) (%v1) {remat.never}"), std::string::npos)
       << text;
   EXPECT_NE(text.find("\"f2\""), std::string::npos) << text;
   EXPECT_NE(text.find("  return %v3"), std::string::npos) << text;

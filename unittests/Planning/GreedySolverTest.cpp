@@ -445,8 +445,8 @@ namespace {
 /// and from checkpoint-all's and sqrt-n's where it misses the budget.
 TEST(GreedySolverTest, MeetsEveryBudgetAnotherRunShowsReachable) {
   std::unique_ptr<Solver> greedy = createSolver("greedy");
-  for (auto [seed, shownBy] :
-       {std::pair<unsigned, const char *>{31, "greedy"}, {7, "checkpoint-all"}}) {
+  for (auto [seed, shownBy] : {std::pair<unsigned, const char *>{31, "greedy"},
+                               {7, "checkpoint-all"}}) {
     SCOPED_TRACE("seed " + std::to_string(seed) + ", shown by " + shownBy);
     Program program = generateTrainingStep(seed);
     SolverOptions minimize;
@@ -459,8 +459,8 @@ TEST(GreedySolverTest, MeetsEveryBudgetAnotherRunShowsReachable) {
     options.budgetBytes = least.peakBytes;
     SolverResult result = greedy->solve(program, options);
     EXPECT_TRUE(keepsPlanContract(program, result, options));
-    EXPECT_TRUE(result.feasible) << result.peakBytes << " B over "
-                                 << least.peakBytes << " B";
+    EXPECT_TRUE(result.feasible)
+        << result.peakBytes << " B over " << least.peakBytes << " B";
     // And at min, greedy goes at least as low.
     EXPECT_LE(greedy->solve(program, minimize).peakBytes, least.peakBytes);
   }

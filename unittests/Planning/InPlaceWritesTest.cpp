@@ -194,8 +194,7 @@ TEST(InPlaceWritesTest, APolicyRecomputationGoesBeforeAnUpdateItReads) {
       options.timeLimitSeconds = 5;
       SolverResult result = createSolver(name)->solve(step.program, options);
       EXPECT_TRUE(keepsPlanContract(step.program, result, options));
-      EXPECT_FALSE(
-          findClobberedRead(materialize(step.program, result.plan)));
+      EXPECT_FALSE(findClobberedRead(materialize(step.program, result.plan)));
       EXPECT_EQ(keptNotSaveable(step.program, result.plan), "");
     }
   }
@@ -225,10 +224,10 @@ TEST(InPlaceWritesTest, SeededStepsKeepNoNotSaveableValue) {
     bool countInputs;
     uint64_t budget;
   };
-  for (Case c : {Case{22, false, 0}, Case{175, true, 0}, Case{3, true, 0},
-                 Case{1630, false, 0}, Case{4318, false, 0},
-                 Case{2933, true, 0}, Case{3923, true, 464},
-                 Case{2699, true, 993}}) {
+  for (Case c :
+       {Case{22, false, 0}, Case{175, true, 0}, Case{3, true, 0},
+        Case{1630, false, 0}, Case{4318, false, 0}, Case{2933, true, 0},
+        Case{3923, true, 464}, Case{2699, true, 993}}) {
     Program program = generateTrainingStep(c.seed);
     for (const char *name :
          {"greedy", "chain", "checkpoint-all", "sqrt-n", "xla"}) {

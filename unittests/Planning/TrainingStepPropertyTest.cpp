@@ -197,10 +197,9 @@ TEST(TrainingStepPropertyTest, EverySolverKeepsItsPromises) {
         options.budgetBytes = budget;
         SolverResult result = createSolver(name)->solve(program, options);
         checkResult(name, program, result, options);
-        bool reachable =
-            (!policies && budget >= unplanned) ||
-            (searchesForBudget(name) &&
-             budget >= (name == "ilp" ? shown : shownButIlp));
+        bool reachable = (!policies && budget >= unplanned) ||
+                         (searchesForBudget(name) &&
+                          budget >= (name == "ilp" ? shown : shownButIlp));
         if (reachable) {
           EXPECT_TRUE(result.feasible)
               << name << " peaks at " << result.peakBytes << " B (unplanned "

@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "remat/Planning/Testing/Generators.h"
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Solver.h"
+#include "remat/Planning/Testing/Generators.h"
 
 #include "PlanContract.h"
 #include "PlanTestHelpers.h"

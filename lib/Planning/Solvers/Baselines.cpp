@@ -183,8 +183,7 @@ std::vector<ValueId> residuals(const Program &program,
       if (seen[operand] || info.def == kNone ||
           info.def >= program.backwardBegin || info.isOutput ||
           !recomputable[operand] ||
-          program.values[program.rootOf(operand)].bytes <
-              options.minRematBytes)
+          program.values[program.rootOf(operand)].bytes < options.minRematBytes)
         continue;
       seen[operand] = true;
       result.push_back(operand);
@@ -233,15 +232,15 @@ public:
       std::vector<OpId> readsUntil(program.values.size(), kNone);
       auto kept = [&](ValueId v) {
         OpId def = program.values[v].def;
-        return def == kNone || !recomputable[v] ||
-               program.values[v].isOutput;
+        return def == kNone || !recomputable[v] || program.values[v].isOutput;
       };
       for (ValueId v = 0; v < program.values.size(); ++v) {
         OpId def = program.values[v].def;
         if (kept(v))
           continue;
         for (ValueId operand : program.ops[def].operands) {
-          OpId until = kept(operand) ? overwritten[operand] : readsUntil[operand];
+          OpId until =
+              kept(operand) ? overwritten[operand] : readsUntil[operand];
           if (until != kNone && until >= program.backwardBegin)
             readsUntil[v] = std::min(readsUntil[v], until);
         }

@@ -144,10 +144,9 @@ Chain GreedyPlanner::buildChain(ValueId value, Placement placement,
       // is extended instead, as for an op that cannot be recomputed.
       const ValueInfo &info = base.values[operand];
       OpId creator = base.values[base.rootOf(operand)].def;
-      bool remakeable = !info.writesInPlace ||
-                        (creator != kNone && canRecompute(creator));
-      if (canRecompute(def) && remakeable &&
-          chain.ops.size() < kMaxChainOps) {
+      bool remakeable =
+          !info.writesInPlace || (creator != kNone && canRecompute(creator));
+      if (canRecompute(def) && remakeable && chain.ops.size() < kMaxChainOps) {
         chain.ops.push_back(def);
         continue;
       }
@@ -212,7 +211,8 @@ void GreedyPlanner::recomputeNotSaveable(Plan &plan) const {
       // a buffer a destination-passing op reuses): the copy goes in front
       // of the latest such write it can be made before, down to the
       // boundary, rather than leaving the value kept against its policy.
-      for (OpId earlier = before; chain.overwrites && earlier-- > base.backwardBegin;) {
+      for (OpId earlier = before;
+           chain.overwrites && earlier-- > base.backwardBegin;) {
         if (earlier != base.backwardBegin &&
             llvm::none_of(base.ops[earlier].results, [&](ValueId r) {
               return base.values[r].writesInPlace;

@@ -115,12 +115,10 @@ private:
   /// minimizing run reaches (its search starts from another plan), and the
   /// strategies that recompute every residual (checkpoint-all) or all but
   /// every sqrt(n)-th (sqrt-n), or XLA's rule (on small programs), can go
-  /// lower than either. Where the budget
-  /// is missed, or under `min`, their plans are candidates too, judged by
-  /// the one rule (isBetterResult); one that meets a budget is pruned of
-  /// the recomputations it does not need.
-  void considerOtherStarts(const Program &program,
-                           const SolverOptions &options,
+  /// lower than either. Where the budget is missed, or under `min`, their
+  /// plans are candidates too, judged by the one rule (isBetterResult); one
+  /// that meets a budget is pruned of the recomputations it does not need.
+  void considerOtherStarts(const Program &program, const SolverOptions &options,
                            std::chrono::steady_clock::time_point deadline,
                            SolverResult &best) {
     using Clock = std::chrono::steady_clock;
@@ -130,16 +128,16 @@ private:
       return;
     std::vector<std::pair<std::string, SolverResult>> starts;
     for (const char *name : {"checkpoint-all", "sqrt-n"})
-      starts.push_back(
-          {std::string(name) + "'s plan",
-           createSolver(name)->solve(program, options)});
+      starts.push_back({std::string(name) + "'s plan",
+                        createSolver(name)->solve(program, options)});
     // xla's rule evaluates the whole program per step, O(ops^2): only on
     // small programs (a thousand ops take tens of milliseconds).
     if (program.ops.size() <= kMaxXlaStartOps && Clock::now() < deadline) {
       SolverOptions xla = options;
       xla.timeLimitSeconds =
           std::chrono::duration<double>(deadline - Clock::now()).count();
-      starts.push_back({"xla's plan", createSolver("xla")->solve(program, xla)});
+      starts.push_back(
+          {"xla's plan", createSolver("xla")->solve(program, xla)});
     }
     if (!options.minimize && Clock::now() < deadline) {
       SolverOptions minimize = options;
@@ -150,14 +148,14 @@ private:
       starts.push_back({"its least peak", solve(program, minimize)});
     }
     for (auto &[from, start] : starts) {
-      SolverResult result = evaluatePlan(program, std::move(start.plan),
-                                         options);
+      SolverResult result =
+          evaluatePlan(program, std::move(start.plan), options);
       if (result.feasible && !options.minimize)
-        result = evaluatePlan(
-            program,
-            dropNeedlessRecomputes(program, std::move(result.plan), options,
-                                   deadline),
-            options);
+        result =
+            evaluatePlan(program,
+                         dropNeedlessRecomputes(program, std::move(result.plan),
+                                                options, deadline),
+                         options);
       if (!isBetterResult(result, best, options))
         continue;
       result.note = options.minimize

@@ -158,7 +158,8 @@ private:
           continue;
         auto creator =
             llvm::find(chain, program.values[program.rootOf(result)].def);
-        size_t first = creator < chain.begin() + k ? creator - chain.begin() : 0;
+        size_t first =
+            creator < chain.begin() + k ? creator - chain.begin() : 0;
         for (size_t j = first; j < k; ++j)
           mayCut[j] = false;
       }

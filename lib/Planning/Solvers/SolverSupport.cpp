@@ -78,9 +78,8 @@ static bool samePlan(const Plan &a, const Plan &b) {
 }
 
 /// The peak and the extra FLOPs of `plan`.
-static std::pair<uint64_t, uint64_t> measurePlan(const Program &program,
-                                                 const Plan &plan,
-                                                 bool countInputs) {
+static std::pair<uint64_t, uint64_t>
+measurePlan(const Program &program, const Plan &plan, bool countInputs) {
   Program planned = materialize(program, plan);
   uint64_t peak = computeMemoryProfile(planned, countInputs).peakBytes;
   // What the planned step executes beyond the original: chain ops, minus

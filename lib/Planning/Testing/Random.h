@@ -34,7 +34,8 @@ public:
     double b = std::log(double(std::max<uint64_t>(hi, 1)));
     return std::max<uint64_t>(lo, uint64_t(std::exp(a + (b - a) * unit())));
   }
-  template <typename T> const T &pick(const std::vector<T> &from) {
+  template <typename T>
+  const T &pick(const std::vector<T> &from) {
     return from[below(from.size())];
   }
 
