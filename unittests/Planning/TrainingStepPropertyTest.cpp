@@ -15,10 +15,11 @@
 //    boundary (solver=none excepted: it is the step as it is);
 //  - a budget is met where the unplanned step (without policies) or another
 //    solver's plan shows it can be: by every solver at or above the
-//    unplanned peak, by the searching ones (greedy and chain, which falls
-//    back to it) at or above the least peak any solver but ilp reached, by
-//    ilp at or above the least peak of all (ilp's lower plans are not
-//    required of a heuristic).
+//    unplanned peak, by the searching ones (greedy, chain, which falls back
+//    to it, and ilp, which starts from it) at or above the least peak any
+//    solver but ilp reached (ilp's lower plans are not required of a
+//    heuristic, nor of ilp itself at a budget: what CBC finds depends on
+//    the time it gets).
 //
 // REMAT_PROPERTY_SEEDS=FIRST:COUNT checks other seeds (a long one-off run).
 //
@@ -198,12 +199,12 @@ TEST(TrainingStepPropertyTest, EverySolverKeepsItsPromises) {
         SolverResult result = createSolver(name)->solve(program, options);
         checkResult(name, program, result, options);
         bool reachable = (!policies && budget >= unplanned) ||
-                         (searchesForBudget(name) &&
-                          budget >= (name == "ilp" ? shown : shownButIlp));
+                         (searchesForBudget(name) && budget >= shownButIlp);
         if (reachable) {
           EXPECT_TRUE(result.feasible)
               << name << " peaks at " << result.peakBytes << " B (unplanned "
-              << unplanned << " B, least shown " << shown << " B)";
+              << unplanned << " B, least shown but ilp's " << shownButIlp
+              << " B)";
         }
       }
     }
