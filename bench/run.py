@@ -269,7 +269,7 @@ def reach_section(rows, layered, tool):
     md = ["## Budget reach on random layered DAGs", "",
           "Random layered DAGs after Gagrani et al. 2022 (`remat-bench gen "
           "--model=layered --nodes=N --seed=1`; the generator is described "
-          "in lib/Planning/Testing/LayeredDag.cpp), planned in their own fixed "
+          "in lib/Planning/Testing/RandomGraphs.cpp), planned in their own fixed "
           "order, as in the CP study of Bartan et al. 2023. The fixed-order "
           "peak is checked against the study's rule (a node's inputs and "
           "output live during its step, a buffer freed after its last "

@@ -62,4 +62,45 @@ TEST(GeneratorsTest, MlirHasTheBoundary) {
   EXPECT_NE(text.find("remat.abstract \"matmul0\""), std::string::npos);
 }
 
+TEST(GeneratorsTest, MlirCarriesPoliciesInAFunction) {
+  Program program;
+  ValueId x = program.addInput(8, "x");
+  OpId f = program.addOp({x}, {8}, 3, true, "f");
+  program.ops[f].mustRecompute = true;
+  OpId g = program.addOp({program.ops[f].results[0]}, {8}, 3, false, "g");
+  program.backwardBegin = program.ops.size();
+  OpId h = program.addOp({program.ops[g].results[0]}, {8}, 3, true, "f");
+  program.markOutput(program.ops[h].results[0]);
+  GraphMlirOptions options;
+  options.asFunction = true;
+  options.policies = true;
+  options.uniqueLabels = true;
+  std::string text = writeGraphMlir(program, "step", options);
+  EXPECT_NE(text.find("func.func @step("), std::string::npos) << text;
+  EXPECT_NE(text.find("\"f0\" flops(3) (%v0) {remat.save = false}"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\"g1\" flops(3) (%v1) {remat.never}"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\"f2\""), std::string::npos) << text;
+  EXPECT_NE(text.find("  return %v3"), std::string::npos) << text;
+}
+
+TEST(GeneratorsTest, TrainingStepOptionsTurnFeaturesOff) {
+  for (unsigned seed = 0; seed < 50; ++seed) {
+    TrainingStepOptions options;
+    options.seed = seed;
+    options.viewChance = 0;
+    options.inPlaceChance = 0;
+    options.destinationChance = 0;
+    options.updateChance = 0;
+    options.mustRecomputeChance = 0;
+    Program program = generateTrainingStep(options);
+    for (const ValueInfo &value : program.values)
+      EXPECT_EQ(value.aliasOf, kNone);
+    for (const OpInfo &op : program.ops)
+      EXPECT_FALSE(op.mustRecompute);
+  }
+}
+
 } // namespace

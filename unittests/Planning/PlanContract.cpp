@@ -283,3 +283,33 @@ remat::keepsPlanContract(const Program &program, const SolverResult &result,
            << " B over a budget of " << *options.budgetBytes << " B";
   return ::testing::AssertionSuccess();
 }
+
+std::string remat::keptNotSaveable(const Program &program, const Plan &plan) {
+  std::vector<bool> notSaveable(program.values.size(), false);
+  for (ValueId v = 0; v < program.values.size(); ++v) {
+    const ValueInfo &info = program.values[v];
+    if (info.def == kNone || info.def >= program.backwardBegin)
+      continue;
+    if (info.aliasOf == kNone)
+      notSaveable[v] =
+          program.ops[info.def].mustRecompute && program.canRecompute(info.def);
+    else if (!info.writesInPlace)
+      notSaveable[v] =
+          notSaveable[info.aliasOf] && program.canRecompute(info.def);
+  }
+  Program planned = materialize(program, plan);
+  auto original = [&](ValueId v) {
+    return v < program.values.size() && notSaveable[v];
+  };
+  for (OpId op = planned.backwardBegin; op < planned.ops.size(); ++op)
+    for (ValueId operand : planned.ops[op].operands)
+      if (original(operand))
+        return "op " + std::to_string(op) +
+               " of the planned step reads "
+               "not-saveable value " +
+               std::to_string(operand) + " kept from the forward part";
+  for (ValueId v = 0; v < program.values.size(); ++v)
+    if (original(v) && planned.values[v].isOutput)
+      return "not-saveable value " + std::to_string(v) + " is returned";
+  return "";
+}

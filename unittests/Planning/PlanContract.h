@@ -46,6 +46,13 @@ Replay replayPlan(const Program &program, const Plan &plan,
                                              const SolverResult &result,
                                              const SolverOptions &options);
 
+/// The first not-saveable value the backward part of the planned step
+/// reads in its original version (not a copy), or empty: the result of a
+/// recomputable mustRecompute forward op, or a view of one made by a
+/// recomputable op. (Its buffer may outlive it: an op that cannot be
+/// recomputed may write its own result into it in place.)
+std::string keptNotSaveable(const Program &program, const Plan &plan);
+
 } // namespace remat
 
 #endif // REMAT_UNITTESTS_PLANNING_PLANCONTRACT_H

@@ -11,10 +11,10 @@
 
 #include "remat/Planning/MemoryProfile.h"
 #include "remat/Planning/Solver.h"
+#include "remat/Planning/Testing/Generators.h"
 
 #include "PlanContract.h"
 #include "PlanTestHelpers.h"
-#include "RandomTrainingGraph.h"
 #include "SolverSupport.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -136,7 +136,7 @@ TEST(UnreadCopiesTest, RandomPlansVerifyAndNeverGetWorse) {
   std::mt19937 rng(4242);
   unsigned droppedPlans = 0, keptCopies = 0;
   for (unsigned seed = 0; seed < kNumSeeds; ++seed) {
-    Program program = GraphGenerator(seed).generate();
+    Program program = generateTrainingStep(seed);
     for (unsigned trial = 0; trial < 8; ++trial) {
       SCOPED_TRACE("seed " + std::to_string(seed) + " trial " +
                    std::to_string(trial));

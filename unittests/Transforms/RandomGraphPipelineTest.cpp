@@ -1,17 +1,15 @@
 //===- RandomGraphPipelineTest.cpp - The pipeline on random training steps ===//
 //
-// Seeded random training steps written as IR text (tosa elementwise ops and
-// reductions, views, name tags, barriers, remat.never ops and checkpoints with
-// policies in a forward part, a
-// remat.backward marker, a backward part that reads forward residuals in
-// reverse order), run through remat-pipeline under random budgets. The
-// rewritten IR must keep the promises of the report when analysed again from
-// scratch, and the decisions must survive canonicalization and CSE.
-//
-// The generator writes no IR that canonicalize or CSE could simplify on its
-// own (no dead values, no duplicate ops, no identity reshapes or reductions
-// over size-1 axes), so that any change they make is a change to the
-// planner's decisions.
+// Seeded random training steps of the testing library (generateTrainingStep,
+// with two-result ops, ops that cannot be recomputed, checkpoint policies
+// and a backward part that reads forward residuals in reverse order),
+// written as IR by its printer (writeGraphMlir: remat.abstract ops with
+// `remat.never` and `remat.save` attributes, in a remat.graph or a
+// func.func), run through remat-pipeline under random budgets. The
+// rewritten IR must keep the promises of the report when analysed again
+// from scratch, and the decisions must survive canonicalization and CSE.
+// (The upstream dialects' ops, views and checkpoint regions are covered by
+// the lit tests and the differential tests of scripts/random_step.py.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +17,7 @@
 #include "remat/Dialect/Remat/RematOps.h"
 #include "remat/InitRemat.h"
 #include "remat/Planning/MemoryProfile.h"
+#include "remat/Planning/Testing/Generators.h"
 #include "remat/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -49,352 +48,50 @@ namespace {
 constexpr unsigned kNumSeeds = 200;
 
 //===----------------------------------------------------------------------===//
-// The generator
+// The steps
 //===----------------------------------------------------------------------===//
 
-struct Shape {
-  int64_t rows;
-  int64_t cols;
+/// A seeded random training step as IR, and whether a checkpoint policy in
+/// it forces recomputations (those may raise the peak above the unplanned
+/// one).
+struct GeneratedStep {
+  std::string source;
+  bool hasNotSaveable = false;
 };
 
-std::string typeOf(Shape shape) {
-  return llvm::formatv("tensor<{0}x{1}xf32>", shape.rows, shape.cols).str();
+/// The testing library's random training step (Generators.h), printed by
+/// its IR printer as remat.abstract ops with their policies, in a
+/// remat.graph or a func.func holding a remat.backward marker. Without what
+/// remat.abstract cannot carry (views, in-place writes, scratch buffers).
+/// Every value nothing reads is returned, so that no op is dead: any change
+/// canonicalize or CSE make is a change to the planner's decisions (unique
+/// labels keep CSE from merging alike ops).
+GeneratedStep generateStep(unsigned seed, bool asGraph) {
+  TrainingStepOptions options;
+  options.seed = seed;
+  options.viewChance = 0;
+  options.scratchChance = 0;
+  options.inPlaceChance = 0;
+  options.destinationChance = 0;
+  options.updateChance = 0;
+  Program program = generateTrainingStep(options);
+  std::vector<bool> read(program.values.size(), false);
+  for (const OpInfo &op : program.ops)
+    for (ValueId operand : op.operands)
+      read[operand] = true;
+  GeneratedStep step;
+  for (ValueId v = 0; v < program.values.size(); ++v)
+    if (!read[v] && program.values[v].def != kNone)
+      program.markOutput(v);
+  for (const OpInfo &op : program.ops)
+    step.hasNotSaveable |= op.mustRecompute && op.canRecompute();
+  GraphMlirOptions print;
+  print.asFunction = !asGraph;
+  print.policies = true;
+  print.uniqueLabels = true;
+  step.source = writeGraphMlir(program, "step", print);
+  return step;
 }
-
-/// The tosa broadcast of two rank-2 shapes, if they are compatible.
-std::optional<Shape> broadcast(Shape a, Shape b) {
-  auto dim = [](int64_t x, int64_t y) -> std::optional<int64_t> {
-    if (x == y || y == 1)
-      return x;
-    if (x == 1)
-      return y;
-    return std::nullopt;
-  };
-  std::optional<int64_t> rows = dim(a.rows, b.rows);
-  std::optional<int64_t> cols = dim(a.cols, b.cols);
-  if (!rows || !cols)
-    return std::nullopt;
-  return Shape{*rows, *cols};
-}
-
-class StepGenerator {
-public:
-  explicit StepGenerator(unsigned seed) : rng(seed) {}
-
-  /// One training step in a module: a remat.graph, or a func.func holding a
-  /// remat.backward marker.
-  std::string generate(bool asGraph) {
-    rows = pick<int64_t>({2, 4, 8, 16});
-    cols = pick<int64_t>({2, 4, 8, 16});
-    std::string args;
-    unsigned numInputs = uniform(2, 4);
-    for (unsigned i = 0; i < numInputs; ++i) {
-      Shape shape = chance(25) ? Shape{1, cols} : Shape{rows, cols};
-      unsigned id = addValue("%a" + std::to_string(i), shape);
-      inputs.push_back(id);
-      args += (i ? ", " : "") + values[id].name + ": " + typeOf(shape);
-    }
-
-    std::vector<unsigned> pool = inputs;
-    unsigned numOps = uniform(4, 30);
-    for (unsigned i = 0; i < numOps; ++i) {
-      if (chance(10))
-        emitCheckpoint(pool);
-      else if (std::optional<unsigned> v = emitForwardOp(pool, pool, "  "))
-        pool.push_back(*v);
-    }
-    unsigned loss = emitLoss(pool);
-    body += "  remat.backward\n";
-    std::vector<unsigned> backward = emitBackward(pool, loss);
-
-    std::vector<unsigned> results = {loss};
-    for (unsigned v : backward)
-      if (v != loss && values[v].uses == 0)
-        results.push_back(v);
-    std::string names, types;
-    for (auto [i, v] : llvm::enumerate(results)) {
-      names += (i ? ", " : "") + values[v].name;
-      types += (i ? ", " : "") + typeOf(values[v].shape);
-    }
-
-    std::string text = asGraph ? "remat.graph @step(" : "func.func @step(";
-    text += args + ") -> (" + types + ") {\n";
-    text += header + body;
-    text += asGraph ? "  remat.return " : "  return ";
-    text += names + " : " + types + "\n}\n";
-    return text;
-  }
-
-  /// Whether a checkpoint policy forces recomputations: those may raise the
-  /// peak above the unplanned one.
-  bool hasNotSaveable() const { return notSaveable; }
-
-private:
-  struct GeneratedValue {
-    std::string name;
-    Shape shape;
-    unsigned uses = 0;
-    /// A tosa.reshape result: never reshaped again, as canonicalize would
-    /// fold the pair.
-    bool isReshape = false;
-  };
-
-  uint64_t uniform(uint64_t lo, uint64_t hi) {
-    return lo + rng() % (hi - lo + 1);
-  }
-  bool chance(unsigned percent) { return uniform(1, 100) <= percent; }
-  template <typename T>
-  T pick(std::initializer_list<T> choices) {
-    return choices.begin()[uniform(0, choices.size() - 1)];
-  }
-
-  unsigned addValue(std::string name, Shape shape) {
-    values.push_back({std::move(name), shape});
-    return values.size() - 1;
-  }
-  unsigned newValue(Shape shape) {
-    return addValue("%v" + std::to_string(values.size()), shape);
-  }
-
-  /// Picks from `candidates`, preferring values nothing uses yet so that few
-  /// forward values end up as leaves.
-  std::optional<unsigned> pickOperand(const std::vector<unsigned> &candidates) {
-    if (candidates.empty())
-      return std::nullopt;
-    std::vector<unsigned> unused;
-    for (unsigned v : candidates)
-      if (values[v].uses == 0)
-        unused.push_back(v);
-    const std::vector<unsigned> &from =
-        !unused.empty() && chance(60) ? unused : candidates;
-    return from[uniform(0, from.size() - 1)];
-  }
-
-  /// Records an op; fails if the same op on the same operands exists, which
-  /// CSE would merge.
-  bool claim(const std::string &key, std::initializer_list<unsigned> operands) {
-    if (!emitted.insert(key).second)
-      return false;
-    for (unsigned v : operands)
-      ++values[v].uses;
-    return true;
-  }
-
-  /// Sometimes marked remat.never, which the planner must respect.
-  std::optional<unsigned> emitUnary(unsigned a, const std::string &indent) {
-    std::string op = pick<const char *>(
-        {"tosa.tanh", "tosa.exp", "tosa.sigmoid", "tosa.abs"});
-    if (!claim(op + values[a].name, {a}))
-      return std::nullopt;
-    Shape shape = values[a].shape;
-    unsigned v = newValue(shape);
-    body += llvm::formatv("{0}{1} = {2} {3}{4} : ({5}) -> {5}\n", indent,
-                          values[v].name, op, values[a].name,
-                          chance(5) ? " {remat.never}" : "", typeOf(shape));
-    return v;
-  }
-
-  std::optional<unsigned> emitBinary(unsigned a, unsigned b,
-                                     const std::string &indent) {
-    std::optional<Shape> shape = broadcast(values[a].shape, values[b].shape);
-    if (a == b || !shape)
-      return std::nullopt;
-    std::string op = pick<const char *>(
-        {"tosa.add", "tosa.sub", "tosa.mul", "tosa.maximum"});
-    if (!claim(op + values[a].name + "," + values[b].name, {a, b}))
-      return std::nullopt;
-    unsigned v = newValue(*shape);
-    bool isMul = op == "tosa.mul";
-    body += llvm::formatv("{0}{1} = {2} {3}, {4}{5} : ({6}, {7}{8}) -> {9}\n",
-                          indent, values[v].name, op, values[a].name,
-                          values[b].name, isMul ? ", %shift" : "",
-                          typeOf(values[a].shape), typeOf(values[b].shape),
-                          isMul ? ", tensor<1xi8>" : "", typeOf(*shape));
-    return v;
-  }
-
-  std::optional<unsigned> emitReduce(unsigned a, const std::string &indent) {
-    Shape from = values[a].shape;
-    std::vector<int> axes;
-    if (from.rows > 1)
-      axes.push_back(0);
-    if (from.cols > 1)
-      axes.push_back(1);
-    if (axes.empty())
-      return std::nullopt;
-    int axis = axes[uniform(0, axes.size() - 1)];
-    std::string op = pick<const char *>({"tosa.reduce_sum", "tosa.reduce_max"});
-    if (!claim(op + values[a].name + "/" + std::to_string(axis), {a}))
-      return std::nullopt;
-    Shape to = axis == 0 ? Shape{1, from.cols} : Shape{from.rows, 1};
-    unsigned v = newValue(to);
-    body += llvm::formatv("{0}{1} = {2} {3} {{axis = {4} : i32} : ({5}) -> "
-                          "{6}\n",
-                          indent, values[v].name, op, values[a].name, axis,
-                          typeOf(from), typeOf(to));
-    return v;
-  }
-
-  /// A view with the dimensions swapped (a reshape, not a transpose).
-  std::optional<unsigned> emitReshape(unsigned a, const std::string &indent) {
-    Shape from = values[a].shape;
-    if (values[a].isReshape || from.rows == from.cols ||
-        !claim("reshape" + values[a].name, {a}))
-      return std::nullopt;
-    Shape to{from.cols, from.rows};
-    std::string shapeName =
-        llvm::formatv("%shape_{0}x{1}", to.rows, to.cols).str();
-    if (shapes.insert(shapeName).second)
-      header += llvm::formatv("  {0} = tosa.const_shape {{values = "
-                              "dense<[{1}, {2}]> : tensor<2xindex>} : () -> "
-                              "!tosa.shape<2>\n",
-                              shapeName, to.rows, to.cols);
-    unsigned v = newValue(to);
-    values[v].isReshape = true;
-    body += llvm::formatv("{0}{1} = tosa.reshape {2}, {3} : ({4}, "
-                          "!tosa.shape<2>) -> {5}\n",
-                          indent, values[v].name, values[a].name, shapeName,
-                          typeOf(from), typeOf(to));
-    return v;
-  }
-
-  /// A view the planner cannot look through: ordered, not recomputable.
-  std::optional<unsigned> emitBarrier(unsigned a, const std::string &indent) {
-    claim("barrier" + std::to_string(values.size()), {a});
-    unsigned v = newValue(values[a].shape);
-    body +=
-        llvm::formatv("{0}{1} = remat.barrier {2} : {3}\n", indent,
-                      values[v].name, values[a].name, typeOf(values[a].shape));
-    return v;
-  }
-
-  std::optional<unsigned> emitTag(unsigned a, const std::string &indent) {
-    claim("tag" + std::to_string(values.size()), {a});
-    unsigned v = newValue(values[a].shape);
-    body += llvm::formatv("{0}{1} = remat.name \"t{2}\" {3} : {4}\n", indent,
-                          values[v].name, v, values[a].name,
-                          typeOf(values[a].shape));
-    return v;
-  }
-
-  /// A random forward op whose first operand comes from `first` and whose
-  /// second (for binary ops) from `pool`.
-  std::optional<unsigned> emitForwardOp(const std::vector<unsigned> &first,
-                                        const std::vector<unsigned> &pool,
-                                        const std::string &indent) {
-    std::optional<unsigned> a = pickOperand(first);
-    if (!a)
-      return std::nullopt;
-    unsigned kind = uniform(1, 100);
-    if (kind <= 35)
-      return emitUnary(*a, indent);
-    if (kind <= 75) {
-      std::vector<unsigned> compatible;
-      for (unsigned b : pool)
-        if (b != *a && broadcast(values[*a].shape, values[b].shape))
-          compatible.push_back(b);
-      std::optional<unsigned> b = pickOperand(compatible);
-      return b ? emitBinary(*a, *b, indent) : emitUnary(*a, indent);
-    }
-    if (kind <= 85)
-      return emitReduce(*a, indent);
-    if (kind <= 93)
-      return emitReshape(*a, indent);
-    if (kind <= 97)
-      return emitTag(*a, indent);
-    return emitBarrier(*a, indent);
-  }
-
-  /// A remat.checkpoint around a chain of ops: each inner value feeds the
-  /// next, so none is dead once the body is inlined.
-  void emitCheckpoint(std::vector<unsigned> &pool) {
-    std::string saved = body;
-    body.clear();
-    std::optional<unsigned> last = emitForwardOp(pool, pool, "    ");
-    if (!last) {
-      body = saved;
-      return;
-    }
-    unsigned numInner = uniform(0, 3);
-    for (unsigned i = 0; i < numInner; ++i)
-      if (std::optional<unsigned> next = emitForwardOp({*last}, pool, "    "))
-        last = next;
-    ++values[*last].uses;
-    std::string inner = body;
-    body = saved;
-    unsigned v = newValue(values[*last].shape);
-    std::string policy = pick<const char *>(
-        {"", "policy(nothing_saveable) ", "policy(everything_saveable) "});
-    notSaveable |= policy != "policy(everything_saveable) ";
-    body += llvm::formatv("  {0} = remat.checkpoint {1}-> {2} {{\n{3}    "
-                          "remat.yield {4} : {2}\n  }\n",
-                          values[v].name, policy, typeOf(values[v].shape),
-                          inner, values[*last].name);
-    pool.push_back(v);
-  }
-
-  /// Sums every forward value nothing uses yet into a 1x1 loss, so that no
-  /// forward op is dead.
-  unsigned emitLoss(const std::vector<unsigned> &pool) {
-    std::vector<unsigned> leaves;
-    for (unsigned v : pool)
-      if (values[v].uses == 0 &&
-          std::find(inputs.begin(), inputs.end(), v) == inputs.end())
-        leaves.push_back(v);
-    if (leaves.empty())
-      leaves.push_back(*emitUnary(inputs.front(), "  "));
-    std::optional<unsigned> loss;
-    for (unsigned leaf : leaves) {
-      unsigned scalar = leaf;
-      while (values[scalar].shape.rows > 1 || values[scalar].shape.cols > 1)
-        scalar = *emitReduce(scalar, "  ");
-      loss = loss ? *emitBinary(*loss, scalar, "  ") : scalar;
-    }
-    return *loss;
-  }
-
-  /// Walks the forward values in reverse, combining residuals with recent
-  /// gradients (the 1x1 loss broadcasts against everything).
-  std::vector<unsigned> emitBackward(const std::vector<unsigned> &forward,
-                                     unsigned loss) {
-    std::vector<unsigned> grads = {loss};
-    for (auto it = forward.rbegin(); it != forward.rend(); ++it) {
-      if (!chance(60))
-        continue;
-      unsigned residual = *it;
-      std::vector<unsigned> recent;
-      for (size_t i = grads.size(); i-- > 0 && recent.size() < 3;)
-        if (broadcast(values[residual].shape, values[grads[i]].shape))
-          recent.push_back(grads[i]);
-      if (recent.empty())
-        recent.push_back(loss);
-      unsigned grad = recent[uniform(0, recent.size() - 1)];
-      if (std::optional<unsigned> v = chance(50)
-                                          ? emitBinary(residual, grad, "  ")
-                                          : emitBinary(grad, residual, "  "))
-        grads.push_back(*v);
-      if (chance(20))
-        if (std::optional<unsigned> v = emitUnary(grads.back(), "  "))
-          grads.push_back(*v);
-      if (chance(10))
-        if (std::optional<unsigned> v = emitReduce(grads.back(), "  "))
-          grads.push_back(*v);
-    }
-    return grads;
-  }
-
-  std::mt19937 rng;
-  int64_t rows = 0, cols = 0;
-  std::vector<GeneratedValue> values;
-  std::vector<unsigned> inputs;
-  std::set<std::string> emitted;
-  std::set<std::string> shapes;
-  bool notSaveable = false;
-  std::string header =
-      "  %shift = \"tosa.const\"() <{values = dense<0> : tensor<1xi8>}> : () "
-      "-> tensor<1xi8>\n";
-  std::string body;
-};
 
 //===----------------------------------------------------------------------===//
 // The fixture
@@ -613,8 +310,8 @@ TEST_F(RandomGraphPipelineTest, ReportMatchesTheRewrittenIR) {
   std::mt19937 budgets(2024);
   unsigned runs = 0, rematerialized = 0;
   for (unsigned seed = 0; seed < kNumSeeds; ++seed) {
-    StepGenerator generator(seed);
-    std::string source = generator.generate(seed % 2 == 0);
+    GeneratedStep generator = generateStep(seed, seed % 2 == 0);
+    const std::string &source = generator.source;
     bool countInputs = seed % 3 == 0;
     SCOPED_TRACE(llvm::formatv("seed {0}, count-inputs {1}\n{2}", seed,
                                countInputs, source)
@@ -627,7 +324,7 @@ TEST_F(RandomGraphPipelineTest, ReportMatchesTheRewrittenIR) {
     std::optional<Outcome> constrained =
         runAndCheck(*module, std::nullopt, countInputs, /*textual=*/true);
     ASSERT_TRUE(constrained.has_value()) << "without a budget";
-    if (!generator.hasNotSaveable()) {
+    if (!generator.hasNotSaveable) {
       EXPECT_EQ(constrained->regions, 0u);
       EXPECT_EQ(constrained->peak, constrained->report.peakBefore);
     }
@@ -649,7 +346,7 @@ TEST_F(RandomGraphPipelineTest, ReportMatchesTheRewrittenIR) {
         EXPECT_LE(outcome->peak, constrained->peak);
       else
         EXPECT_LE(outcome->report.arenaAfter, constrained->report.arenaAfter);
-      if (!generator.hasNotSaveable())
+      if (!generator.hasNotSaveable)
         EXPECT_LE(outcome->peak, outcome->report.peakBefore);
       ++runs;
       rematerialized += outcome->regions > constrained->regions;
@@ -662,7 +359,7 @@ TEST_F(RandomGraphPipelineTest, ReportMatchesTheRewrittenIR) {
 TEST_F(RandomGraphPipelineTest, DecisionsSurviveCanonicalizeAndCse) {
   std::mt19937 budgets(7);
   for (unsigned seed = 0; seed < kNumSeeds; ++seed) {
-    std::string source = StepGenerator(seed).generate(seed % 2 == 1);
+    std::string source = generateStep(seed, seed % 2 == 1).source;
     bool countInputs = seed % 4 == 0;
     std::string budget = seed % 5 == 0 ? "min" : fraction(budgets);
     SCOPED_TRACE(llvm::formatv("seed {0}, budget {1}, count-inputs {2}\n{3}",
@@ -704,7 +401,7 @@ TEST_F(RandomGraphPipelineTest, ReorderingNeverPlansWorse) {
   std::mt19937 budgets(11);
   unsigned keptScheduled = 0, keptOriginal = 0;
   for (unsigned seed = 0; seed < kNumSeeds; ++seed) {
-    std::string source = StepGenerator(seed).generate(seed % 2 == 0);
+    std::string source = generateStep(seed, seed % 2 == 0).source;
     bool countInputs = seed % 3 == 2;
     std::string budget = seed % 4 == 0 ? "min" : fraction(budgets);
     SCOPED_TRACE(llvm::formatv("seed {0}, budget {1}, count-inputs {2}\n{3}",
@@ -746,7 +443,7 @@ TEST_F(RandomGraphPipelineTest, ReorderingNeverPlansWorse) {
 TEST_F(RandomGraphPipelineTest, ScheduleNeverRaisesThePeak) {
   unsigned improved = 0;
   for (unsigned seed = 0; seed < kNumSeeds; ++seed) {
-    std::string source = StepGenerator(seed).generate(seed % 2 == 0);
+    std::string source = generateStep(seed, seed % 2 == 0).source;
     bool countInputs = seed % 3 == 1;
     SCOPED_TRACE(llvm::formatv("seed {0}, count-inputs {1}\n{2}", seed,
                                countInputs, source)

@@ -20,13 +20,15 @@
 // checkpoint-all and sqrt-n ignore the budget (they are strategies, not
 // searches), except that they leave a program alone when it already fits and
 // no checkpoint policy asks for recomputation. Both need a forward/backward
-// boundary; without one they return no plan and say so in the note. xla does
-// not know about checkpoint policies (mustRecompute).
+// boundary; without one they return no plan and say so in the note. xla's
+// rule does not know about checkpoint policies (mustRecompute): it starts
+// from the plan that recomputes what they forbid keeping.
 //
 //===----------------------------------------------------------------------===//
 
 #include "SolverSupport.h"
 
+#include "remat/Planning/InPlaceWrites.h"
 #include "remat/Planning/MemoryProfile.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -50,6 +52,7 @@ Plan remat::planFromRecomputeSet(const Program &program,
   std::vector<OpId> firstBackwardUse =
       boundary != kNone ? program.firstUsesFrom(boundary)
                         : std::vector<OpId>(numValues, kNone);
+  std::vector<OpId> overwritten = overwriteTimes(program);
   for (ValueId v = numValues; v-- > 0;) {
     if (!recompute[v])
       continue;
@@ -57,6 +60,18 @@ Plan remat::planFromRecomputeSet(const Program &program,
     OpId def = program.values[v].def;
     if (placement[v] == kNone || def == kNone)
       continue;
+    // An operand that an in-place write in the backward part overwrites (a
+    // parameter the optimizer updates, a buffer a destination-passing op
+    // reuses) must be read before that write, kept or copied (the write
+    // goes into whatever version is current): the copy goes in front of it
+    // rather than not at all (a copy reading the new contents would be
+    // dropped and the value kept, against a policy).
+    for (ValueId operand : program.ops[def].operands) {
+      OpId write = overwritten[operand];
+      if (write != kNone && write < placement[v] && boundary != kNone &&
+          write >= boundary)
+        placement[v] = write;
+    }
     auto feed = [&](ValueId operand) {
       if (recompute[operand])
         placement[operand] = std::min(placement[operand], placement[v]);
@@ -133,8 +148,32 @@ bool fitsAsIs(const Program &program, const SolverOptions &options) {
          *options.budgetBytes;
 }
 
+/// For every value, whether a chain in the backward part may re-execute the
+/// op defining it: the op can be, where it writes in place into another
+/// value's buffer the chain can create that buffer too (a chain writes only
+/// into buffers it creates), and what it reads and nothing recomputes is
+/// not overwritten before the backward part starts.
+std::vector<bool> backwardRecomputable(const Program &program) {
+  std::vector<OpId> overwritten = overwriteTimes(program);
+  std::vector<bool> result(program.values.size(), false);
+  for (ValueId v = 0; v < program.values.size(); ++v) {
+    const ValueInfo &info = program.values[v];
+    if (!program.canRecompute(info.def) ||
+        (info.writesInPlace &&
+         !program.canRecompute(program.values[program.rootOf(v)].def)))
+      continue;
+    result[v] = llvm::all_of(program.ops[info.def].operands, [&](ValueId u) {
+      bool kept = !result[u] || program.values[u].isOutput;
+      return !kept || overwritten[u] == kNone ||
+             overwritten[u] >= program.backwardBegin;
+    });
+  }
+  return result;
+}
+
 /// Forward values the backward part reads, which a baseline may recompute.
 std::vector<ValueId> residuals(const Program &program,
+                               const std::vector<bool> &recomputable,
                                const SolverOptions &options) {
   std::vector<bool> seen(program.values.size(), false);
   std::vector<ValueId> result;
@@ -143,9 +182,8 @@ std::vector<ValueId> residuals(const Program &program,
       const ValueInfo &info = program.values[operand];
       if (seen[operand] || info.def == kNone ||
           info.def >= program.backwardBegin || info.isOutput ||
-          !program.canRecompute(info.def) ||
-          program.values[program.rootOf(operand)].bytes <
-              options.minRematBytes)
+          !recomputable[operand] ||
+          program.values[program.rootOf(operand)].bytes < options.minRematBytes)
         continue;
       seen[operand] = true;
       result.push_back(operand);
@@ -182,6 +220,34 @@ public:
       return evaluatePlan(program, Plan(), options);
     std::vector<OpId> firstBackwardUse =
         program.firstUsesFrom(program.backwardBegin);
+    std::vector<bool> recomputable = backwardRecomputable(program);
+    // Where each residual's copy goes: in front of its first backward use,
+    // or of the first in-place write in the backward part into a value its
+    // chain reads and does not recompute (a parameter the optimizer
+    // updates), whichever comes first; a chain reading the new contents
+    // would be dropped, and the residual kept against a policy.
+    std::vector<OpId> placement = firstBackwardUse;
+    if (hasInPlaceWrites(program)) {
+      std::vector<OpId> overwritten = overwriteTimes(program);
+      std::vector<OpId> readsUntil(program.values.size(), kNone);
+      auto kept = [&](ValueId v) {
+        OpId def = program.values[v].def;
+        return def == kNone || !recomputable[v] || program.values[v].isOutput;
+      };
+      for (ValueId v = 0; v < program.values.size(); ++v) {
+        OpId def = program.values[v].def;
+        if (kept(v))
+          continue;
+        for (ValueId operand : program.ops[def].operands) {
+          OpId until =
+              kept(operand) ? overwritten[operand] : readsUntil[operand];
+          if (until != kNone && until >= program.backwardBegin)
+            readsUntil[v] = std::min(readsUntil[v], until);
+        }
+      }
+      for (ValueId v = 0; v < program.values.size(); ++v)
+        placement[v] = std::min(placement[v], readsUntil[v]);
+    }
 
     Plan plan;
     std::vector<unsigned> mark(program.ops.size(), 0);
@@ -190,7 +256,8 @@ public:
     // bound also stops the walk early, so a refusal costs O(ops) too.
     size_t chainOps = 0;
     const size_t maxChainOps = kMaxCheckpointAllOpsPerOp * program.ops.size();
-    std::vector<ValueId> toRecompute = residuals(program, options);
+    std::vector<ValueId> toRecompute =
+        residuals(program, recomputable, options);
     std::vector<bool> isResidual(program.values.size(), false);
     for (ValueId residual : toRecompute)
       isResidual[residual] = true;
@@ -214,12 +281,10 @@ public:
           OpId def = program.values[operand].def;
           // A residual recomputed just before, in front of the same op, is
           // read from its copy rather than re-executed a second time.
-          bool copiedAlready =
-              isResidual[operand] && operand < residual &&
-              firstBackwardUse[operand] == firstBackwardUse[residual];
+          bool copiedAlready = isResidual[operand] && operand < residual &&
+                               placement[operand] == placement[residual];
           if (def == kNone || mark[def] == stamp || copiedAlready ||
-              !program.canRecompute(def) ||
-              program.values[operand].isOutput)
+              !recomputable[operand] || program.values[operand].isOutput)
             continue;
           mark[def] = stamp;
           chain.push_back(def);
@@ -228,7 +293,7 @@ public:
       llvm::sort(chain);
       chainOps += chain.size();
       plan.recomputes.push_back(
-          {residual, firstBackwardUse[residual], std::move(chain)});
+          {residual, placement[residual], std::move(chain)});
     }
     // Grouped by `before`, in residual order within a group.
     std::vector<size_t> order(plan.recomputes.size());
@@ -256,7 +321,9 @@ public:
       return noBoundary(program, options, name());
     if (fitsAsIs(program, options))
       return evaluatePlan(program, Plan(), options);
-    std::vector<bool> notSaveable = notSaveableValues(program);
+    // A policy's values are recomputed even where only the backward part
+    // reads them (their op is then moved there).
+    std::vector<bool> notSaveable = unsaveableByPolicy(program);
 
     // Forward ops that produce buffers, in program order.
     std::vector<OpId> forward;
@@ -291,7 +358,10 @@ public:
 
 SolverResult XlaSolver::solve(const Program &base,
                               const SolverOptions &options) {
-  Plan plan;
+  // XLA's rule knows nothing of checkpoint policies: the values a policy
+  // forbids keeping are recomputed first, in front of their first backward
+  // use, and the rule starts from there.
+  Plan plan = planFromRecomputeSet(base, unsaveableByPolicy(base));
   if (!options.minimize && !options.budgetBytes)
     return evaluatePlan(base, plan, options);
 

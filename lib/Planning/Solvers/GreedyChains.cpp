@@ -128,15 +128,25 @@ Chain GreedyPlanner::buildChain(ValueId value, Placement placement,
       if (def == kNone)
         continue;
       ValueId root = snapshot.program.rootOf(version);
-      if (snapshot.program.values[root].def == kNone)
+      bool keepable =
+          !(inBackward && version == operand && notSaveable[operand]);
+      // An input; or an original the plan no longer makes (every reader
+      // reads a copy), which a chain reading it would make again, kept
+      // from the forward part: not for a value a policy forbids keeping.
+      if (snapshot.program.values[root].def == kNone && keepable)
         continue;
       const LiveRange &range = snapshot.profile.ranges[root];
       bool live = range.end != kNone && range.end >= insertAt;
-      bool keepable =
-          !(inBackward && version == operand && notSaveable[operand]);
       if (live && keepable)
         continue;
-      if (canRecompute(def) && chain.ops.size() < kMaxChainOps) {
+      // A value written in place into a buffer that no chain can create
+      // (its creator cannot be recomputed) cannot be made again: its buffer
+      // is extended instead, as for an op that cannot be recomputed.
+      const ValueInfo &info = base.values[operand];
+      OpId creator = base.values[base.rootOf(operand)].def;
+      bool remakeable =
+          !info.writesInPlace || (creator != kNone && canRecompute(creator));
+      if (canRecompute(def) && remakeable && chain.ops.size() < kMaxChainOps) {
         chain.ops.push_back(def);
         continue;
       }
@@ -192,6 +202,24 @@ void GreedyPlanner::recomputeNotSaveable(Plan &plan) const {
         current = snapshot(plan);
         recomputedSince.clear();
         chain = buildChain(result, {before}, *current, kNone);
+      }
+      // Its chain reads a buffer that an in-place write in the backward
+      // part overwrites before that use (a parameter the optimizer updates,
+      // a buffer a destination-passing op reuses): the copy goes in front
+      // of the latest such write it can be made before, down to the
+      // boundary, rather than leaving the value kept against its policy.
+      for (OpId earlier = before;
+           chain.overwrites && earlier-- > base.backwardBegin;) {
+        if (earlier != base.backwardBegin &&
+            llvm::none_of(base.ops[earlier].results, [&](ValueId r) {
+              return base.values[r].writesInPlace;
+            }))
+          continue;
+        Chain placed = buildChain(result, {earlier}, *current, kNone);
+        if (!placed.overwrites) {
+          chain = std::move(placed);
+          before = earlier;
+        }
       }
       // The value stays live instead: nothing can recompute it there.
       if (chain.overwrites)

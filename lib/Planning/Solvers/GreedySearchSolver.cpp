@@ -105,10 +105,67 @@ public:
                                      "met it"
                                    : "greedy missed the budget; local search "
                                      "came closer";
+    if (options.minimize || (options.budgetBytes && !best.feasible))
+      considerOtherStarts(program, options, deadline, best);
     return best;
   }
 
 private:
+  /// Greedy and the search are heuristics: a budget run can miss a peak the
+  /// minimizing run reaches (its search starts from another plan), and the
+  /// strategies that recompute every residual (checkpoint-all) or all but
+  /// every sqrt(n)-th (sqrt-n), or XLA's rule (on small programs), can go
+  /// lower than either. Where the budget is missed, or under `min`, their
+  /// plans are candidates too, judged by the one rule (isBetterResult); one
+  /// that meets a budget is pruned of the recomputations it does not need.
+  void considerOtherStarts(const Program &program, const SolverOptions &options,
+                           std::chrono::steady_clock::time_point deadline,
+                           SolverResult &best) {
+    using Clock = std::chrono::steady_clock;
+    // The time limit holds: nothing starts after it, and the minimizing run
+    // gets what is left of it.
+    if (Clock::now() >= deadline)
+      return;
+    std::vector<std::pair<std::string, SolverResult>> starts;
+    for (const char *name : {"checkpoint-all", "sqrt-n"})
+      starts.push_back({std::string(name) + "'s plan",
+                        createSolver(name)->solve(program, options)});
+    // xla's rule evaluates the whole program per step, O(ops^2): only on
+    // small programs (a thousand ops take tens of milliseconds).
+    if (program.ops.size() <= kMaxXlaStartOps && Clock::now() < deadline) {
+      SolverOptions xla = options;
+      xla.timeLimitSeconds =
+          std::chrono::duration<double>(deadline - Clock::now()).count();
+      starts.push_back(
+          {"xla's plan", createSolver("xla")->solve(program, xla)});
+    }
+    if (!options.minimize && Clock::now() < deadline) {
+      SolverOptions minimize = options;
+      minimize.minimize = true;
+      minimize.budgetBytes.reset();
+      minimize.timeLimitSeconds =
+          std::chrono::duration<double>(deadline - Clock::now()).count();
+      starts.push_back({"its least peak", solve(program, minimize)});
+    }
+    for (auto &[from, start] : starts) {
+      SolverResult result =
+          evaluatePlan(program, std::move(start.plan), options);
+      if (result.feasible && !options.minimize)
+        result =
+            evaluatePlan(program,
+                         dropNeedlessRecomputes(program, std::move(result.plan),
+                                                options, deadline),
+                         options);
+      if (!isBetterResult(result, best, options))
+        continue;
+      result.note = options.minimize
+                        ? "greedy's least peak is " + from
+                        : "greedy missed the budget; " + from +
+                              (result.feasible ? " met it" : " came closer");
+      best = std::move(result);
+    }
+  }
+
   /// Each step of the search evaluates tens of moves exactly.
   static constexpr size_t kMaxSearchOps = 5000;
   /// Op-evaluations the search may spend (a few seconds), and the least
@@ -117,6 +174,8 @@ private:
   static constexpr uint64_t kMinEvaluations = 400;
   /// Recomputations tried without (ruin and recreate) per improvement.
   static constexpr unsigned kMaxRuins = 16;
+  /// The largest program xla's plan is a start for.
+  static constexpr size_t kMaxXlaStartOps = 2000;
 };
 
 } // namespace

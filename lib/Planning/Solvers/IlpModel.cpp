@@ -195,7 +195,10 @@ void IlpModel::preferFewerRecomputations() {
 void IlpModel::forbidSavingAcrossBoundary() {
   if (program.backwardBegin == kNone)
     return;
-  std::vector<bool> notSaveable = notSaveableValues(program);
+  // Every value of a policy, not only the residuals the backward part
+  // reads: a chain there must not read one that only the forward part read
+  // either (it would be kept for the chain), but recompute it too.
+  std::vector<bool> notSaveable = unsaveableByPolicy(program);
   for (OpId i = 0; i < program.backwardBegin && i < program.ops.size(); ++i)
     for (ValueId v : program.ops[i].results)
       if (notSaveable[v]) {

@@ -100,8 +100,13 @@ SolverResult IlpSolver::solve(const Program &program,
   }
   // Residuals a policy marks not saveable must not be live across the
   // boundary (the baselines may not know about policies).
+  // A chain may also read a value of a policy that only the forward part
+  // read before (the MIP's plan recomputing a saveable value from a
+  // not-saveable one): the backward part may read no such value either,
+  // only copies of it.
   std::vector<bool> notSaveable = notSaveableValues(program);
-  bool anyPolicy = llvm::is_contained(notSaveable, true);
+  std::vector<bool> unsaveable = unsaveableByPolicy(program);
+  bool anyPolicy = llvm::is_contained(unsaveable, true);
   auto respectsPolicy = [&](const Plan &plan) {
     if (!anyPolicy)
       return true;
@@ -112,6 +117,10 @@ SolverResult IlpSolver::solve(const Program &program,
       if (notSaveable[v] && profile.ranges[v].end != kNone &&
           profile.ranges[v].end >= rewritten.backwardBegin)
         return false;
+    for (OpId op = rewritten.backwardBegin; op < rewritten.ops.size(); ++op)
+      for (ValueId operand : rewritten.ops[op].operands)
+        if (operand < program.values.size() && unsaveable[operand])
+          return false;
     return true;
   };
   auto fits = [&](const SolverResult &r) {

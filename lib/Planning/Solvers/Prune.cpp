@@ -49,7 +49,9 @@ Plan remat::dropNeedlessRecomputes(
     Program planned = materialize(program, trial, map);
     MemoryProfile profile = computeMemoryProfile(planned, options.countInputs);
     if (anyPolicy && program.backwardBegin < program.ops.size()) {
-      OpId boundary = map.opIndex[program.backwardBegin];
+      // Not map.opIndex[backwardBegin]: the first backward op may have been
+      // moved (its only reader reads a copy), which left the check out.
+      OpId boundary = planned.backwardBegin;
       for (ValueId v = 0; v < program.values.size(); ++v) {
         OpId end = profile.ranges[planned.rootOf(v)].end;
         if (notSaveable[v] && boundary != kNone && end != kNone &&

@@ -8,6 +8,9 @@
 // becomes the current version (Plan.h): later readers read it and the older
 // version dies at its last earlier reader.
 //
+// Nor is a chain cut between the op creating a buffer and a chain op that
+// writes in place into it (a piece may only write into a buffer it creates).
+//
 // This never raises the peak and never adds FLOPs: the same ops run at the
 // same places; the copy lives from the chain to the readers that moved to
 // it, a stretch in which the older version was live anyway, and the older
@@ -143,6 +146,23 @@ private:
       return unchanged;
     bool mayShare = program.backwardBegin == kNone ||
                     recompute.before >= program.backwardBegin;
+    // No cut between the op that creates a buffer and a chain op writing in
+    // place into it: the later piece would write into a buffer it does not
+    // create, and the copy handed on would be overwritten within the chain.
+    // verifyPlan refuses such a piece, evaluatePlan drops it, and with it
+    // the recomputation the whole chain made (the peak rose).
+    std::vector<bool> mayCut(m, true);
+    for (size_t k = 0; k < m; ++k)
+      for (ValueId result : program.ops[chain[k]].results) {
+        if (!program.values[result].writesInPlace)
+          continue;
+        auto creator =
+            llvm::find(chain, program.values[program.rootOf(result)].def);
+        size_t first =
+            creator < chain.begin() + k ? creator - chain.begin() : 0;
+        for (size_t j = first; j < k; ++j)
+          mayCut[j] = false;
+      }
     // exported[j]: the value chain[j] hands on (kNone: none, a cut ends
     // there only if set).
     std::vector<ValueId> exported(m, kNone);
@@ -163,8 +183,10 @@ private:
             });
         // Handing it on to the next piece would make it current all the
         // same.
-        if (crosses && held)
+        if (crosses && (held || !mayCut[j]))
           return unchanged;
+        if (!mayCut[j])
+          continue;
         if (later || crosses) {
           exported[j] = result;
           ++count;

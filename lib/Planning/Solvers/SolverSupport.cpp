@@ -9,6 +9,8 @@
 
 #include "remat/Planning/MemoryProfile.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -50,28 +52,36 @@ std::vector<bool> remat::notSaveableValues(const Program &program) {
   return result;
 }
 
-SolverResult remat::evaluatePlan(const Program &program, Plan plan,
-                                 const SolverOptions &options) {
-  SolverResult result;
-  dropOverwrittenReads(program, plan);
-  dropUnreadRecomputes(program, plan);
-  plan = shareRecomputedCopies(program, std::move(plan));
-  // A piece whose readers a later copy of the same value serves is unread;
-  // a split chain may have left an in-place write outside the piece that
-  // creates its buffer. Each drop can call for the other again (a copy
-  // dropped for an overwrite leaves the copies its chain read unread; an
-  // unread copy dropped leaves its readers on an overwritten original), so
-  // both go until neither drops anything: a plan verifyPlan accepts.
+/// Drops the recomputations that read a value after an in-place write
+/// (or write into a buffer their chain does not create) and the unread
+/// ones, until neither is left: each drop can call for the other (a copy
+/// dropped for an overwrite leaves the copies its chain read unread; an
+/// unread copy dropped leaves its readers on an overwritten original). The
+/// result is a plan verifyPlan accepts.
+static void dropInvalidRecomputes(const Program &program, Plan &plan) {
   while (true) {
     dropOverwrittenReads(program, plan);
     size_t left = plan.recomputes.size();
     dropUnreadRecomputes(program, plan);
     if (plan.recomputes.size() == left)
-      break;
+      return;
   }
+}
+
+static bool samePlan(const Plan &a, const Plan &b) {
+  return a.recomputes.size() == b.recomputes.size() &&
+         llvm::all_of(llvm::zip(a.recomputes, b.recomputes), [](auto pair) {
+           const Recompute &x = std::get<0>(pair), &y = std::get<1>(pair);
+           return x.value == y.value && x.before == y.before &&
+                  x.chain == y.chain;
+         });
+}
+
+/// The peak and the extra FLOPs of `plan`.
+static std::pair<uint64_t, uint64_t>
+measurePlan(const Program &program, const Plan &plan, bool countInputs) {
   Program planned = materialize(program, plan);
-  result.peakBytes =
-      computeMemoryProfile(planned, options.countInputs).peakBytes;
+  uint64_t peak = computeMemoryProfile(planned, countInputs).peakBytes;
   // What the planned step executes beyond the original: chain ops, minus
   // originals the plan moved rather than repeated.
   // Summed in 128 bits so that ops of 2^63 FLOPs cannot wrap a costly plan
@@ -82,9 +92,33 @@ SolverResult remat::evaluatePlan(const Program &program, Plan plan,
   for (const OpInfo &op : planned.ops)
     after += op.flops;
   unsigned __int128 extra = after > before ? after - before : 0;
-  result.extraFlops = extra > std::numeric_limits<uint64_t>::max()
-                          ? std::numeric_limits<uint64_t>::max()
-                          : static_cast<uint64_t>(extra);
+  return {peak, extra > std::numeric_limits<uint64_t>::max()
+                    ? std::numeric_limits<uint64_t>::max()
+                    : static_cast<uint64_t>(extra)};
+}
+
+SolverResult remat::evaluatePlan(const Program &program, Plan plan,
+                                 const SolverOptions &options) {
+  SolverResult result;
+  dropInvalidRecomputes(program, plan);
+  Plan shared = shareRecomputedCopies(program, plan);
+  // A piece whose readers a later copy of the same value serves is unread.
+  dropInvalidRecomputes(program, shared);
+  auto [peak, extraFlops] = measurePlan(program, shared, options.countInputs);
+  if (!samePlan(shared, plan)) {
+    // Sharing is meant never to raise the peak or the FLOPs
+    // (ShareCopies.cpp); where a piece it made had to go after all, the
+    // plan as the solver made it is kept rather than a worse one.
+    auto [ownPeak, ownFlops] = measurePlan(program, plan, options.countInputs);
+    if (ownPeak < peak || (ownPeak == peak && ownFlops < extraFlops)) {
+      peak = ownPeak;
+      extraFlops = ownFlops;
+    } else {
+      plan = std::move(shared);
+    }
+  }
+  result.peakBytes = peak;
+  result.extraFlops = extraFlops;
   result.feasible = options.minimize || !options.budgetBytes ||
                     result.peakBytes <= *options.budgetBytes;
   result.plan = std::move(plan);

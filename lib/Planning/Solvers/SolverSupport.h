@@ -89,9 +89,10 @@ Plan shareRecomputedCopies(const Program &program, Plan plan);
 std::chrono::steady_clock::time_point
 solveDeadline(const SolverOptions &options);
 
-/// Builds the result reported for `plan`, after dropUnreadRecomputes and
-/// shareRecomputedCopies: the peak of the materialized program, the flops of
-/// every chain op and whether the budget holds.
+/// Builds the result reported for `plan`, after dropOverwrittenReads,
+/// dropUnreadRecomputes and shareRecomputedCopies (kept only where it does
+/// not raise the peak or the FLOPs): the peak of the materialized program,
+/// the flops of every chain op and whether the budget holds.
 SolverResult evaluatePlan(const Program &program, Plan plan,
                           const SolverOptions &options);
 

@@ -1,13 +1,22 @@
 //===- Generators.h - Seeded synthetic training graphs ----------*- C++ -*-===//
 //
-// IR-free graph generators for benchmarks and tests: seeded random layered
-// DAGs (training steps, and the fixed-order graphs of the CP remat study)
-// and synthetic model families (MLP, transformer, ResNet, U-Net) at any
-// size, each turned into a training step (forward, remat.backward boundary,
-// a backward part that reads the forward activations, parameter gradients as
-// outputs). Same seed and options, same Program. `writeGraphMlir` prints a
-// Program as a remat.graph of remat.abstract ops; `writeGraphJson` as the
-// networkx node-link JSON that `remat-translate --import-graph-json` reads.
+// The two IR-free generators of the testing library (RematPlanningTesting,
+// not installed), for benchmarks and tests:
+//
+//  - random graphs (RandomGraphs.cpp): seeded random layered DAGs (training
+//    steps, and the fixed-order graphs of the CP remat study) and synthetic
+//    model families (MLP, transformer, ResNet, U-Net) at any size, each
+//    turned into a training step (forward, remat.backward boundary, a
+//    backward part that reads the forward activations, parameter gradients
+//    as outputs); remat-bench's graphs;
+//  - random training steps (TrainingSteps.cpp): small steps with everything
+//    the planner must respect (views, two-result ops, ops that cannot be
+//    recomputed, checkpoint policies, ordered ops, scratch buffers, in-place
+//    writes), the input of the property tests.
+//
+// Same seed and options, same Program. `writeGraphMlir` prints a Program as
+// a remat.graph of remat.abstract ops; `writeGraphJson` as the networkx
+// node-link JSON that `remat-translate --import-graph-json` reads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,7 +105,7 @@ struct LayeredDagOptions {
 /// A random layered DAG in the form the CP rematerialization study (Bartan
 /// et al. 2023) benchmarks, after Gagrani et al. 2022: no forward/backward
 /// split, a fixed program order. Nodes are ids 0..n-1 (0 the source, 1 the
-/// sink); the sampling is described in lib/Planning/LayeredDag.cpp.
+/// sink); the sampling is described in lib/Planning/Testing/RandomGraphs.cpp.
 struct LayeredDag {
   std::string name;
   /// Per node: output bytes ("out_cost"), cost ("duration"), layer and
@@ -118,10 +127,78 @@ Program layeredDagProgram(const LayeredDag &dag);
 /// out_cost/param_cost/duration, links keyed "0"/"1", graph.order.
 std::string writeLayeredDagJson(const LayeredDag &dag);
 
+/// Random training steps: a forward part of layers of ops reading the
+/// previous layer (and parameters, and earlier values), a loss, then a
+/// backward part that walks the forward ops in reverse reading their
+/// operands and results, with weight gradients. Chances are per op unless
+/// said otherwise; 0 turns a feature off (the defaults turn every one on).
+struct TrainingStepOptions {
+  unsigned seed = 1;
+  /// Forward layers, drawn in [minLayers, maxLayers]; ops per layer in
+  /// [1, maxWidth]; parameters in [1, maxParams].
+  unsigned minLayers = 2, maxLayers = 12;
+  unsigned maxWidth = 4;
+  unsigned maxParams = 3;
+  /// Result bytes and FLOPs are drawn uniformly in [1, max].
+  uint64_t maxBytes = 100;
+  uint64_t maxFlops = 1000;
+  /// Forward ops: a view of an operand; a second result; an op that cannot
+  /// be recomputed (ordered half the time); of the others, a mustRecompute
+  /// (not saveable) or mustKeep policy; a scratch buffer.
+  double viewChance = 0.10;
+  double secondResultChance = 0.10;
+  double fixedChance = 0.15;
+  double mustRecomputeChance = 0.10;
+  double mustKeepChance = 0.05;
+  double scratchChance = 0.05;
+  /// Forward ops that write in place into the buffer of their first operand
+  /// (an in-place activation): nothing reads the old contents afterwards.
+  double inPlaceChance = 0.05;
+  /// Backward ops: ordered; not recomputable; followed by a weight gradient.
+  double orderedChance = 0.05;
+  double backwardFixedChance = 0.05;
+  double weightGradChance = 0.30;
+  /// Backward ops that write their result, destination-passing style, into
+  /// a buffer created earlier whose old contents nothing reads again (a
+  /// forward activation the backward part is done with, or an older
+  /// gradient).
+  double destinationChance = 0.10;
+  /// Per weight gradient: the optimizer updates its parameter right after
+  /// it, in place (a donated parameter), once nothing reads the parameter
+  /// any more; the update is an output. A parameter with gradients left at
+  /// the end is updated there with the same chance.
+  double updateChance = 0.30;
+  /// Marks in-place writers, and the readers of values they overwrite, as
+  /// ordered, as the IR analysis does (ProgramBuilder.cpp): the scheduler
+  /// then never moves a read past the write.
+  bool orderInPlaceAccesses = true;
+};
+
+/// A random training step; never reads a value after its buffer was
+/// overwritten (findClobberedRead is empty).
+Program generateTrainingStep(const TrainingStepOptions &options);
+/// The default options at `seed`.
+Program generateTrainingStep(unsigned seed);
+
+struct GraphMlirOptions {
+  /// A func.func holding a remat.backward marker rather than a remat.graph.
+  bool asFunction = false;
+  /// The policies the IR carries: `{remat.never}` on ops a plan may not
+  /// execute again (mustKeep, or not recomputable), `{remat.save = false}`
+  /// on mustRecompute ones.
+  bool policies = false;
+  /// Each op's label followed by its index: no two ops are alike, so CSE
+  /// merges none (remat.abstract is pure).
+  bool uniqueLabels = false;
+};
+
 /// Prints `program` as `remat.graph @name` of remat.abstract ops
-/// (tensor<Nxi8> for N bytes; views are not representable and become
-/// buffers). Inputs are graph arguments, outputs are returned.
-std::string writeGraphMlir(const Program &program, const std::string &name);
+/// (tensor<Nxi8> for N bytes; views and in-place writes are not
+/// representable and become buffers of their own, scratch buffers and
+/// ordered ops are not printed). Inputs are graph arguments, outputs are
+/// returned.
+std::string writeGraphMlir(const Program &program, const std::string &name,
+                           const GraphMlirOptions &options = {});
 /// Prints `program` as networkx node-link JSON (one node per op; inputs are
 /// not nodes).
 std::string writeGraphJson(const Program &program);
