@@ -73,8 +73,6 @@ public:
     ValueId loss =
         program.ops[program.addOp(layer, {4}, 1, true, "loss")].results[0];
     backward(loss);
-    if (options.orderInPlaceAccesses)
-      orderInPlaceAccesses();
     assert(!findClobberedRead(program) && "the generator reads a clobbered "
                                           "value");
     return std::move(program);
@@ -251,26 +249,6 @@ private:
     program.markOutput(updated);
     liveParams.erase(std::find(liveParams.begin(), liveParams.end(), param));
     markWritten(param);
-  }
-
-  /// The rule of ProgramBuilder.cpp's orderInPlaceAccesses: a write in
-  /// place and the reads of what it overwrites keep their order (for a
-  /// write in the backward part, the backward reads only).
-  void orderInPlaceAccesses() {
-    std::vector<OpId> overwritten = overwriteTimes(program);
-    OpId backward = program.backwardBegin;
-    for (OpId op = 0; op < program.ops.size(); ++op) {
-      OpInfo &info = program.ops[op];
-      for (ValueId result : info.results)
-        if (program.values[result].writesInPlace)
-          info.ordered = true;
-      for (ValueId operand : info.operands) {
-        OpId writer = overwritten[operand];
-        if (writer != kNone &&
-            (backward == kNone || writer < backward || op >= backward))
-          info.ordered = true;
-      }
-    }
   }
 
   const TrainingStepOptions &options;

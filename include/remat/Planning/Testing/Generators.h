@@ -168,10 +168,6 @@ struct TrainingStepOptions {
   /// any more; the update is an output. A parameter with gradients left at
   /// the end is updated there with the same chance.
   double updateChance = 0.30;
-  /// Marks in-place writers, and the readers of values they overwrite, as
-  /// ordered, as the IR analysis does (ProgramBuilder.cpp): the scheduler
-  /// then never moves a read past the write.
-  bool orderInPlaceAccesses = true;
 };
 
 /// A random training step; never reads a value after its buffer was
