@@ -2,7 +2,7 @@
 //
 // The graph generator of the testing library: seeded random layered DAGs
 // with a backward part, the synthetic model families, the layered DAGs of
-// the CP rematerialization study, and the printers (MLIR, node-link JSON).
+// the CP rematerialization study (their printers are in GraphPrinters.cpp).
 // Training steps with the features property tests need (views, policies,
 // in-place writes) come from TrainingSteps.cpp.
 //
@@ -180,143 +180,177 @@ bool remat::parseModelFamily(const std::string &name, ModelFamily &family) {
   return true;
 }
 
-Program remat::generateModel(ModelFamily family, const ModelOptions &o) {
+namespace {
+
+/// Bytes of one float.
+constexpr uint64_t kFloatBytes = 4;
+
+/// The sizes every family is drawn at (ModelOptions, each at least 1).
+struct ModelSizes {
+  uint64_t batch, width, length;
+};
+
+/// Matrix products and ReLUs.
+Program mlpModel(const ModelOptions &o, const ModelSizes &z) {
   Builder b;
-  const uint64_t f32 = 4;
-  uint64_t batch = std::max(1u, o.batch), width = std::max(1u, o.width),
-           length = std::max(1u, o.length);
-  switch (family) {
-  case ModelFamily::Mlp: {
-    uint64_t act = batch * width * f32;
-    ValueId h = b.input(act, "x");
-    for (unsigned l = 0; l < o.layers; ++l) {
-      std::string s = std::to_string(l);
-      ValueId w = b.param(width * width * f32, "w" + s);
-      ValueId m = b.op("matmul" + s, {h, w}, act, 2 * batch * width * width);
-      h = b.op("relu" + s, {m}, act, batch * width);
-    }
-    return b.finish(h);
+  uint64_t batch = z.batch, width = z.width;
+  uint64_t act = batch * width * kFloatBytes;
+  ValueId h = b.input(act, "x");
+  for (unsigned l = 0; l < o.layers; ++l) {
+    std::string s = std::to_string(l);
+    ValueId w = b.param(width * width * kFloatBytes, "w" + s);
+    ValueId m = b.op("matmul" + s, {h, w}, act, 2 * batch * width * width);
+    h = b.op("relu" + s, {m}, act, batch * width);
   }
-  case ModelFamily::Transformer: {
-    uint64_t tokens = batch * length;
-    uint64_t act = tokens * width * f32;
-    uint64_t heads = std::max<uint64_t>(1, width / 64);
-    uint64_t scores = batch * heads * length * length * f32;
-    ValueId x = b.input(act, "x");
-    for (unsigned l = 0; l < o.layers; ++l) {
-      std::string s = std::to_string(l);
-      ValueId ln1 = b.op("ln1_" + s, {x}, act, 5 * tokens * width);
-      ValueId wqkv = b.param(3 * width * width * f32, "wqkv" + s);
-      ValueId qkv = b.op("qkv" + s, {ln1, wqkv}, 3 * act,
-                         6 * tokens * width * width);
-      ValueId att = b.op("scores" + s, {qkv}, scores,
-                         2 * batch * length * length * width);
-      ValueId soft = b.op("softmax" + s, {att}, scores, 5 * scores / f32);
-      ValueId ctx = b.op("context" + s, {soft, qkv}, act,
-                         2 * batch * length * length * width);
-      ValueId wo = b.param(width * width * f32, "wo" + s);
-      ValueId proj = b.op("proj" + s, {ctx, wo}, act, 2 * tokens * width * width);
-      ValueId res1 = b.op("res1_" + s, {x, proj}, act, tokens * width);
-      ValueId ln2 = b.op("ln2_" + s, {res1}, act, 5 * tokens * width);
-      ValueId w1 = b.param(4 * width * width * f32, "w1_" + s);
-      ValueId ff1 = b.op("ff1_" + s, {ln2, w1}, 4 * act,
-                         8 * tokens * width * width);
-      ValueId gelu = b.op("gelu" + s, {ff1}, 4 * act, 8 * tokens * width);
-      ValueId w2 = b.param(4 * width * width * f32, "w2_" + s);
-      ValueId ff2 = b.op("ff2_" + s, {gelu, w2}, act, 8 * tokens * width * width);
-      x = b.op("res2_" + s, {res1, ff2}, act, tokens * width);
-    }
-    return b.finish(x);
+  return b.finish(h);
+}
+
+/// Pre-norm transformer blocks: attention and a 4x feed-forward.
+Program transformerModel(const ModelOptions &o, const ModelSizes &z) {
+  Builder b;
+  uint64_t batch = z.batch, width = z.width, length = z.length;
+  uint64_t tokens = batch * length;
+  uint64_t act = tokens * width * kFloatBytes;
+  uint64_t heads = std::max<uint64_t>(1, width / 64);
+  uint64_t scores = batch * heads * length * length * kFloatBytes;
+  ValueId x = b.input(act, "x");
+  for (unsigned l = 0; l < o.layers; ++l) {
+    std::string s = std::to_string(l);
+    ValueId ln1 = b.op("ln1_" + s, {x}, act, 5 * tokens * width);
+    ValueId wqkv = b.param(3 * width * width * kFloatBytes, "wqkv" + s);
+    ValueId qkv = b.op("qkv" + s, {ln1, wqkv}, 3 * act,
+                       6 * tokens * width * width);
+    ValueId att = b.op("scores" + s, {qkv}, scores,
+                       2 * batch * length * length * width);
+    ValueId soft = b.op("softmax" + s, {att}, scores, 5 * scores / kFloatBytes);
+    ValueId ctx = b.op("context" + s, {soft, qkv}, act,
+                       2 * batch * length * length * width);
+    ValueId wo = b.param(width * width * kFloatBytes, "wo" + s);
+    ValueId proj = b.op("proj" + s, {ctx, wo}, act, 2 * tokens * width * width);
+    ValueId res1 = b.op("res1_" + s, {x, proj}, act, tokens * width);
+    ValueId ln2 = b.op("ln2_" + s, {res1}, act, 5 * tokens * width);
+    ValueId w1 = b.param(4 * width * width * kFloatBytes, "w1_" + s);
+    ValueId ff1 = b.op("ff1_" + s, {ln2, w1}, 4 * act,
+                       8 * tokens * width * width);
+    ValueId gelu = b.op("gelu" + s, {ff1}, 4 * act, 8 * tokens * width);
+    ValueId w2 = b.param(4 * width * width * kFloatBytes, "w2_" + s);
+    ValueId ff2 = b.op("ff2_" + s, {gelu, w2}, act, 8 * tokens * width * width);
+    x = b.op("res2_" + s, {res1, ff2}, act, tokens * width);
   }
-  case ModelFamily::ResNet: {
-    // ResNet's four stages, holding 3/16, 4/16, 6/16 and 3/16 of the blocks
-    // (ResNet-34 and -50): each stage after the first halves the side and
-    // doubles the channels. A deeper network has more blocks per stage, not
-    // more channels, so activations stay the bulk of its memory as in real
-    // networks (doubling every few blocks made the weight gradients of a
-    // 50-block network 10^4 times its activations).
-    constexpr uint64_t kStageEnds[] = {3, 7, 13, 16};
-    uint64_t side = length, channels = width / 4 + 1;
-    auto act = [&] { return batch * channels * side * side * f32; };
-    auto convFlops = [&] { return 2 * 9 * channels * channels * side * side * batch; };
-    ValueId x = b.input(batch * 3 * side * side * f32, "image");
-    ValueId stem = b.op("stem", {x, b.param(27 * channels * f32, "wstem")},
-                        act(), 2 * 27 * channels * side * side * batch);
-    ValueId h = stem;
-    unsigned stage = 0;
-    for (unsigned l = 0; l < o.layers; ++l) {
-      std::string s = std::to_string(l);
-      unsigned blockStage = 0;
-      while (blockStage < 3 && uint64_t(l) * kStageEnds[3] >=
-                                   uint64_t(o.layers) * kStageEnds[blockStage])
-        ++blockStage;
-      if (blockStage > stage) {
-        // A strided 1x1 projection into the new stage.
-        uint64_t in = channels;
-        for (; stage < blockStage; ++stage) {
-          side = std::max<uint64_t>(1, side / 2);
-          channels *= 2;
-        }
-        h = b.op("down" + s, {h, b.param(in * channels * f32, "wd" + s)},
-                 act(), 2 * in * channels * side * side * batch);
-      }
-      ValueId c1 = b.op("conv1_" + s,
-                        {h, b.param(9 * channels * channels * f32, "w1_" + s)},
-                        act(), convFlops());
-      ValueId n1 = b.op("bn1_" + s, {c1}, act(), 4 * act() / f32);
-      ValueId r1 = b.op("relu1_" + s, {n1}, act(), act() / f32);
-      ValueId c2 = b.op("conv2_" + s,
-                        {r1, b.param(9 * channels * channels * f32, "w2_" + s)},
-                        act(), convFlops());
-      ValueId n2 = b.op("bn2_" + s, {c2}, act(), 4 * act() / f32);
-      ValueId add = b.op("add" + s, {n2, h}, act(), act() / f32);
-      h = b.op("relu2_" + s, {add}, act(), act() / f32);
-    }
-    ValueId pool = b.op("pool", {h}, batch * channels * f32, act() / f32);
-    return b.finish(b.op("fc", {pool, b.param(channels * 1000 * f32, "wfc")},
-                         batch * 1000 * f32, 2 * batch * channels * 1000));
-  }
-  case ModelFamily::UNet: {
-    uint64_t side = length, channels = width / 8 + 1;
-    auto act = [&] { return batch * channels * side * side * f32; };
-    auto convFlops = [&] { return 2 * 9 * channels * channels * side * side * batch; };
-    auto conv = [&](const std::string &name, ValueId in) {
-      return b.op(name, {in, b.param(9 * channels * channels * f32, "w" + name)},
-                  act(), convFlops());
-    };
-    // Real U-Nets downsample four times (64 to 1024 channels); deeper ones
-    // add levels at the bottom resolution instead of more channels.
-    constexpr unsigned kDownsamplings = 4;
-    ValueId h = b.input(batch * 3 * side * side * f32, "image");
-    std::vector<ValueId> skips;
-    std::vector<std::pair<uint64_t, uint64_t>> shapes;
-    for (unsigned l = 0; l < o.layers; ++l) {
-      std::string s = std::to_string(l);
-      h = conv("enc" + s + "a", h);
-      h = conv("enc" + s + "b", h);
-      skips.push_back(h);
-      shapes.push_back({side, channels});
-      if (side > 1 && l < kDownsamplings) {
+  return b.finish(x);
+}
+
+/// Residual blocks of two 3x3 convolutions in four stages.
+Program resNetModel(const ModelOptions &o, const ModelSizes &z) {
+  Builder b;
+  uint64_t batch = z.batch, width = z.width, length = z.length;
+  // ResNet's four stages, holding 3/16, 4/16, 6/16 and 3/16 of the blocks
+  // (ResNet-34 and -50): each stage after the first halves the side and
+  // doubles the channels. A deeper network has more blocks per stage, not
+  // more channels, so activations stay the bulk of its memory as in real
+  // networks (doubling every few blocks made the weight gradients of a
+  // 50-block network 10^4 times its activations).
+  constexpr uint64_t kStageEnds[] = {3, 7, 13, 16};
+  uint64_t side = length, channels = width / 4 + 1;
+  auto act = [&] { return batch * channels * side * side * kFloatBytes; };
+  auto convFlops = [&] { return 2 * 9 * channels * channels * side * side * batch; };
+  ValueId x = b.input(batch * 3 * side * side * kFloatBytes, "image");
+  ValueId stem = b.op("stem", {x, b.param(27 * channels * kFloatBytes, "wstem")},
+                      act(), 2 * 27 * channels * side * side * batch);
+  ValueId h = stem;
+  unsigned stage = 0;
+  for (unsigned l = 0; l < o.layers; ++l) {
+    std::string s = std::to_string(l);
+    unsigned blockStage = 0;
+    while (blockStage < 3 && uint64_t(l) * kStageEnds[3] >=
+                                 uint64_t(o.layers) * kStageEnds[blockStage])
+      ++blockStage;
+    if (blockStage > stage) {
+      // A strided 1x1 projection into the new stage.
+      uint64_t in = channels;
+      for (; stage < blockStage; ++stage) {
         side = std::max<uint64_t>(1, side / 2);
         channels *= 2;
       }
-      h = b.op("pool" + s, {h}, act(), act() / f32);
+      h = b.op("down" + s, {h, b.param(in * channels * kFloatBytes, "wd" + s)},
+               act(), 2 * in * channels * side * side * batch);
     }
-    h = conv("bottom", h);
-    for (unsigned l = o.layers; l-- > 0;) {
-      std::string s = std::to_string(l);
-      side = shapes[l].first;
-      channels = shapes[l].second;
-      ValueId up = b.op("up" + s, {h}, act(), act() / f32);
-      ValueId cat = b.op("concat" + s, {up, skips[l]}, 2 * act(), 0);
-      h = b.op("dec" + s + "a",
-               {cat, b.param(18 * channels * channels * f32, "wdec" + s)},
-               act(), 2 * convFlops());
-      h = conv("dec" + s + "b", h);
-    }
-    return b.finish(b.op("head", {h}, batch * side * side * f32,
-                         2 * batch * channels * side * side));
+    ValueId c1 = b.op("conv1_" + s,
+                      {h, b.param(9 * channels * channels * kFloatBytes, "w1_" + s)},
+                      act(), convFlops());
+    ValueId n1 = b.op("bn1_" + s, {c1}, act(), 4 * act() / kFloatBytes);
+    ValueId r1 = b.op("relu1_" + s, {n1}, act(), act() / kFloatBytes);
+    ValueId c2 = b.op("conv2_" + s,
+                      {r1, b.param(9 * channels * channels * kFloatBytes, "w2_" + s)},
+                      act(), convFlops());
+    ValueId n2 = b.op("bn2_" + s, {c2}, act(), 4 * act() / kFloatBytes);
+    ValueId add = b.op("add" + s, {n2, h}, act(), act() / kFloatBytes);
+    h = b.op("relu2_" + s, {add}, act(), act() / kFloatBytes);
   }
+  ValueId pool = b.op("pool", {h}, batch * channels * kFloatBytes, act() / kFloatBytes);
+  return b.finish(b.op("fc", {pool, b.param(channels * 1000 * kFloatBytes, "wfc")},
+                       batch * 1000 * kFloatBytes, 2 * batch * channels * 1000));
+}
+
+/// An encoder-decoder with skip connections.
+Program uNetModel(const ModelOptions &o, const ModelSizes &z) {
+  Builder b;
+  uint64_t batch = z.batch, width = z.width, length = z.length;
+  uint64_t side = length, channels = width / 8 + 1;
+  auto act = [&] { return batch * channels * side * side * kFloatBytes; };
+  auto convFlops = [&] { return 2 * 9 * channels * channels * side * side * batch; };
+  auto conv = [&](const std::string &name, ValueId in) {
+    return b.op(name, {in, b.param(9 * channels * channels * kFloatBytes, "w" + name)},
+                act(), convFlops());
+  };
+  // Real U-Nets downsample four times (64 to 1024 channels); deeper ones
+  // add levels at the bottom resolution instead of more channels.
+  constexpr unsigned kDownsamplings = 4;
+  ValueId h = b.input(batch * 3 * side * side * kFloatBytes, "image");
+  std::vector<ValueId> skips;
+  std::vector<std::pair<uint64_t, uint64_t>> shapes;
+  for (unsigned l = 0; l < o.layers; ++l) {
+    std::string s = std::to_string(l);
+    h = conv("enc" + s + "a", h);
+    h = conv("enc" + s + "b", h);
+    skips.push_back(h);
+    shapes.push_back({side, channels});
+    if (side > 1 && l < kDownsamplings) {
+      side = std::max<uint64_t>(1, side / 2);
+      channels *= 2;
+    }
+    h = b.op("pool" + s, {h}, act(), act() / kFloatBytes);
+  }
+  h = conv("bottom", h);
+  for (unsigned l = o.layers; l-- > 0;) {
+    std::string s = std::to_string(l);
+    side = shapes[l].first;
+    channels = shapes[l].second;
+    ValueId up = b.op("up" + s, {h}, act(), act() / kFloatBytes);
+    ValueId cat = b.op("concat" + s, {up, skips[l]}, 2 * act(), 0);
+    h = b.op("dec" + s + "a",
+             {cat, b.param(18 * channels * channels * kFloatBytes, "wdec" + s)},
+             act(), 2 * convFlops());
+    h = conv("dec" + s + "b", h);
+  }
+  return b.finish(b.op("head", {h}, batch * side * side * kFloatBytes,
+                       2 * batch * channels * side * side));
+}
+
+} // namespace
+
+Program remat::generateModel(ModelFamily family, const ModelOptions &o) {
+  ModelSizes sizes{std::max(1u, o.batch), std::max(1u, o.width),
+                   std::max(1u, o.length)};
+  switch (family) {
+  case ModelFamily::Mlp:
+    return mlpModel(o, sizes);
+  case ModelFamily::Transformer:
+    return transformerModel(o, sizes);
+  case ModelFamily::ResNet:
+    return resNetModel(o, sizes);
+  case ModelFamily::UNet:
+    return uNetModel(o, sizes);
   }
   return Program();
 }
@@ -534,134 +568,4 @@ std::string remat::writeLayeredDagJson(const LayeredDag &dag) {
            std::to_string(dag.links[k].first) +
            ", \"1\": " + std::to_string(dag.links[k].second) + "}";
   return out + "]}\n";
-}
-
-//===----------------------------------------------------------------------===//
-// Printers
-//===----------------------------------------------------------------------===//
-
-std::string remat::writeGraphMlir(const Program &program,
-                                  const std::string &name,
-                                  const GraphMlirOptions &options) {
-  std::string out;
-  auto type = [&](ValueId v) {
-    return "tensor<" + std::to_string(std::max<uint64_t>(
-                           program.values[v].bytes, 1)) +
-           "xi8>";
-  };
-  auto ssa = [&](ValueId v) { return "%v" + std::to_string(v); };
-  std::vector<ValueId> outputs;
-  for (ValueId v = 0; v < program.values.size(); ++v)
-    if (program.values[v].isOutput)
-      outputs.push_back(v);
-  out += (options.asFunction ? "func.func @" : "remat.graph @") + name + "(";
-  for (size_t i = 0; i < program.inputs.size(); ++i) {
-    if (i)
-      out += ", ";
-    out += ssa(program.inputs[i]) + ": " + type(program.inputs[i]);
-  }
-  out += ") -> (";
-  for (size_t i = 0; i < outputs.size(); ++i)
-    out += (i ? ", " : "") + type(outputs[i]);
-  out += ") {\n";
-  auto escape = [](const std::string &s) {
-    std::string r;
-    for (char c : s)
-      if (c != '"' && c != '\\')
-        r += c;
-    return r;
-  };
-  for (OpId op = 0; op < program.ops.size(); ++op) {
-    if (op == program.backwardBegin)
-      out += "  remat.backward\n";
-    const OpInfo &info = program.ops[op];
-    out += "  ";
-    for (size_t i = 0; i < info.results.size(); ++i)
-      out += (i ? ", " : "") + ssa(info.results[i]);
-    if (!info.results.empty())
-      out += " = ";
-    out += "remat.abstract ";
-    std::string label = info.name;
-    if (options.uniqueLabels)
-      label += std::to_string(op);
-    if (!label.empty())
-      out += "\"" + escape(label) + "\" ";
-    out += "flops(" + std::to_string(info.flops) + ") (";
-    for (size_t i = 0; i < info.operands.size(); ++i)
-      out += (i ? ", " : "") + ssa(info.operands[i]);
-    out += ")";
-    if (options.policies && !info.canRecompute())
-      out += " {remat.never}";
-    else if (options.policies && info.mustRecompute)
-      out += " {remat.save = false}";
-    out += " : (";
-    for (size_t i = 0; i < info.operands.size(); ++i)
-      out += (i ? ", " : "") + type(info.operands[i]);
-    out += ") -> ";
-    if (info.results.size() == 1) {
-      out += type(info.results[0]);
-    } else {
-      out += "(";
-      for (size_t i = 0; i < info.results.size(); ++i)
-        out += (i ? ", " : "") + type(info.results[i]);
-      out += ")";
-    }
-    out += "\n";
-  }
-  out += options.asFunction ? "  return" : "  remat.return";
-  if (!outputs.empty()) {
-    out += " ";
-    for (size_t i = 0; i < outputs.size(); ++i)
-      out += (i ? ", " : "") + ssa(outputs[i]);
-    out += " : ";
-    for (size_t i = 0; i < outputs.size(); ++i)
-      out += (i ? ", " : "") + type(outputs[i]);
-  }
-  out += "\n}\n";
-  return out;
-}
-
-std::string remat::writeGraphJson(const Program &program) {
-  std::string out = "{\"directed\": true, \"multigraph\": false, "
-                    "\"graph\": {}, \"nodes\": [";
-  auto escape = [](const std::string &s) {
-    std::string r;
-    for (char c : s)
-      if (c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20)
-        r += c;
-    return r;
-  };
-  for (OpId op = 0; op < program.ops.size(); ++op) {
-    const OpInfo &info = program.ops[op];
-    uint64_t bytes = 0;
-    for (ValueId v : info.results)
-      bytes += program.values[v].bytes;
-    out += op ? ",\n" : "\n";
-    out += "{\"id\": " + std::to_string(op) + ", \"name\": \"" +
-           escape(info.name.empty() ? "op" + std::to_string(op) : info.name) +
-           "\", \"cost_cpu\": " + std::to_string(info.flops) +
-           ", \"cost_ram\": " + std::to_string(bytes) + ", \"backward\": " +
-           (program.backwardBegin != kNone && op >= program.backwardBegin
-                ? "true"
-                : "false") +
-           "}";
-  }
-  out += "], \"links\": [";
-  bool first = true;
-  for (OpId op = 0; op < program.ops.size(); ++op) {
-    std::vector<OpId> seen;
-    for (ValueId operand : program.ops[op].operands) {
-      OpId def = program.values[operand].def;
-      if (def == kNone ||
-          std::find(seen.begin(), seen.end(), def) != seen.end())
-        continue;
-      seen.push_back(def);
-      out += first ? "\n" : ",\n";
-      first = false;
-      out += "{\"source\": " + std::to_string(def) +
-             ", \"target\": " + std::to_string(op) + "}";
-    }
-  }
-  out += "]}\n";
-  return out;
 }
