@@ -45,7 +45,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from results_page import ROOT, machine_stamp, markdown_table  # noqa: E402
+from results_page import (ROOT, machine_stamp, markdown_table,  # noqa: E402
+                          write_text)
 from pytorch_peer import signature  # noqa: E402
 from torch_measure import measure_time_ms  # noqa: E402
 from torch_steps import STEPS  # noqa: E402
@@ -211,10 +212,7 @@ of calling one function per kind of op.
        core_clock_ghz(), args.flops_per_cycle, peak, args.repeat,
        " --skip-compile" if not compile_rows else "",
        markdown_table(header, rows), LARGE_MODEL, compile_table)
-    path = os.path.join(ROOT, "bench", "results", "compiled-speed.md")
-    with open(path, "w") as f:
-        f.write(text)
-    sys.stdout.write(text)
+    write_text("compiled-speed.md", text)
 
 
 def main():

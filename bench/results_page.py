@@ -22,11 +22,15 @@ def markdown_table(header, rows):
     return "\n".join(lines)
 
 
-def write_page(filename, title, preamble, header, rows):
-    """Writes bench/results/<filename> and echoes it to stdout."""
-    text = "# %s\n\n%s\n\n%s\n" % (title, preamble,
-                                     markdown_table(header, rows))
+def write_text(filename, text):
+    """Writes `text` to bench/results/<filename> and echoes it to stdout."""
     os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
     with open(os.path.join(ROOT, "bench", "results", filename), "w") as f:
         f.write(text)
     sys.stdout.write(text)
+
+
+def write_page(filename, title, preamble, header, rows):
+    """Writes bench/results/<filename>: a title, a preamble and a table."""
+    write_text(filename, "# %s\n\n%s\n\n%s\n" % (
+        title, preamble, markdown_table(header, rows)))

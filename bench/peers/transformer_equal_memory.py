@@ -50,7 +50,8 @@ import torch.utils.checkpoint as ckpt
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from results_page import ROOT, machine_stamp, markdown_table  # noqa: E402
+from results_page import (ROOT, machine_stamp, markdown_table,  # noqa: E402
+                          write_text)
 from torch_measure import (measure_flops, measure_peak,  # noqa: E402
                            measure_time_ms)
 import transformer_models  # noqa: E402
@@ -325,9 +326,7 @@ def write_sections(main=None, plan=None):
     text = main.rstrip("\n") + "\n"
     if plan:
         text += "\n" + plan.rstrip("\n") + "\n"
-    with open(path, "w") as f:
-        f.write(text)
-    sys.stdout.write(text)
+    write_text("transformer-equal-memory.md", text)
 
 
 def main():

@@ -363,19 +363,6 @@ TEST(ShareCopiesTest, SeededInPlaceChainKeepsItsRecomputation) {
   EXPECT_LE(result.peakBytes, replayPlan(program, plan, true).peakBytes);
 }
 
-/// What evaluatePlan does to a plan before and after sharing: drops the
-/// recomputations that read overwritten values and the unread ones until
-/// neither is left.
-void dropInvalidRecomputes(const Program &program, Plan &plan) {
-  while (true) {
-    dropOverwrittenReads(program, plan);
-    size_t left = plan.recomputes.size();
-    dropUnreadRecomputes(program, plan);
-    if (plan.recomputes.size() == left)
-      return;
-  }
-}
-
 /// A random well-formed plan: up to four recomputations, each of a value in
 /// front of one of its readers, re-executing the value's op and, at random,
 /// the producers of its operands, recursively.

@@ -88,6 +88,12 @@ void dropOverwrittenReads(const Program &program, Plan &plan);
 /// copy nobody reads only removes work and bytes: the peak never rises.
 void dropUnreadRecomputes(const Program &program, Plan &plan);
 
+/// Both of the above until neither drops anything: each drop can call for
+/// the other (a copy dropped for an overwrite leaves the copies its chain
+/// read unread; an unread copy dropped leaves its readers on an overwritten
+/// original). The result is a plan verifyPlan accepts.
+void dropInvalidRecomputes(const Program &program, Plan &plan);
+
 } // namespace remat
 
 #endif // REMAT_PLANNING_PLAN_H

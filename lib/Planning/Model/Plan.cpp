@@ -429,3 +429,13 @@ void remat::dropUnreadRecomputes(const Program &program, Plan &plan) {
       plan.recomputes.erase(plan.recomputes.begin() + k);
   }
 }
+
+void remat::dropInvalidRecomputes(const Program &program, Plan &plan) {
+  while (true) {
+    dropOverwrittenReads(program, plan);
+    size_t left = plan.recomputes.size();
+    dropUnreadRecomputes(program, plan);
+    if (plan.recomputes.size() == left)
+      return;
+  }
+}

@@ -52,22 +52,6 @@ std::vector<bool> remat::notSaveableValues(const Program &program) {
   return result;
 }
 
-/// Drops the recomputations that read a value after an in-place write
-/// (or write into a buffer their chain does not create) and the unread
-/// ones, until neither is left: each drop can call for the other (a copy
-/// dropped for an overwrite leaves the copies its chain read unread; an
-/// unread copy dropped leaves its readers on an overwritten original). The
-/// result is a plan verifyPlan accepts.
-static void dropInvalidRecomputes(const Program &program, Plan &plan) {
-  while (true) {
-    dropOverwrittenReads(program, plan);
-    size_t left = plan.recomputes.size();
-    dropUnreadRecomputes(program, plan);
-    if (plan.recomputes.size() == left)
-      return;
-  }
-}
-
 static bool samePlan(const Plan &a, const Plan &b) {
   return a.recomputes.size() == b.recomputes.size() &&
          llvm::all_of(llvm::zip(a.recomputes, b.recomputes), [](auto pair) {
