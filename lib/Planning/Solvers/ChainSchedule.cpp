@@ -44,13 +44,16 @@ using namespace remat;
 // The chain as the multi-level DP sees it
 //===----------------------------------------------------------------------===//
 
-std::optional<ChainModel> remat::buildChainModel(const Program &program,
-                                                 const std::vector<OpId> &chain,
-                                                 const SolverOptions &options) {
+namespace {
+
+/// Per position of the chain: its op, value, bytes, FLOPs and scratch, and
+/// whether it is pinned (never recomputed) or banned (never stored). False
+/// when a later view of an activation would outlive the activation's stage.
+bool describePositions(ChainModel &model, std::vector<unsigned> &positionOf,
+                       const Program &program, const std::vector<OpId> &chain,
+                       const SolverOptions &options) {
   size_t n = chain.size();
-  OpId boundary = program.backwardBegin;
   std::vector<bool> notSaveable = notSaveableValues(program);
-  ChainModel model;
   model.ops.assign(n + 1, kNone);
   model.values.assign(n + 1, kNone);
   model.bytes.assign(n + 1, 0);
@@ -60,7 +63,6 @@ std::optional<ChainModel> remat::buildChainModel(const Program &program,
   model.banned.assign(n + 1, false);
   model.stageBegin.assign(n + 1, kNone);
   model.stageEnd.assign(n + 1, kNone);
-  std::vector<unsigned> positionOf(program.values.size(), 0);
   for (size_t p = 1; p <= n; ++p) {
     const OpInfo &op = program.ops[chain[p - 1]];
     ValueId v = op.results[0];
@@ -78,8 +80,18 @@ std::optional<ChainModel> remat::buildChainModel(const Program &program,
     // A later view of an activation would outlive the activation's stage.
     ValueId root = program.rootOf(v);
     if (root != v && positionOf[root] != 0)
-      return std::nullopt;
+      return false;
   }
+  return true;
+}
+
+/// Each free position's stage (the backward ops that read it), which must
+/// come later for lower positions. False when the chain has no stage or
+/// the stages interleave.
+bool findStages(ChainModel &model, const std::vector<unsigned> &positionOf,
+                const Program &program) {
+  size_t n = model.ops.size() - 1;
+  OpId boundary = program.backwardBegin;
   for (OpId op = boundary; op < program.ops.size(); ++op)
     for (ValueId operand : program.ops[op].operands) {
       unsigned p = positionOf[operand];
@@ -93,7 +105,7 @@ std::optional<ChainModel> remat::buildChainModel(const Program &program,
     if (model.hasStage(p))
       model.last = p;
   if (model.last == 0)
-    return std::nullopt;
+    return false;
   // Forward-only positions past the last stage stay as they are.
   for (unsigned p = model.last + 1; p <= n; ++p)
     model.pinned[p] = true;
@@ -107,13 +119,23 @@ std::optional<ChainModel> remat::buildChainModel(const Program &program,
     if (!model.hasStage(p))
       continue;
     if (previousEnd != kNone && model.stageBegin[p] <= previousEnd)
-      return std::nullopt;
+      return false;
     previousEnd = model.stageEnd[p];
   }
   model.prevStage.assign(n + 1, 0);
   for (unsigned p = 1; p <= n; ++p)
     model.prevStage[p] = model.hasStage(p) ? p : model.prevStage[p - 1];
 
+  return true;
+}
+
+/// The bytes the rest of the step holds beside the chain at each op, and
+/// from them the memory each part of the schedule needs.
+void computeNeeds(ChainModel &model, const std::vector<unsigned> &positionOf,
+                  const Program &program, const std::vector<OpId> &chain,
+                  const SolverOptions &options) {
+  size_t n = chain.size();
+  OpId boundary = program.backwardBegin;
   // Background: every buffer but the free activations. A pinned position
   // that a chain reads in the backward part lives until that chain runs:
   // in front of the latest stage that starts from it.
@@ -178,6 +200,19 @@ std::optional<ChainModel> remat::buildChainModel(const Program &program,
     model.tailNeed[p] = maxOver(model.stageEnd[p] + 1, next);
     model.gapNeed[p] = gap[model.stageBegin[p]];
   }
+}
+
+} // namespace
+
+std::optional<ChainModel> remat::buildChainModel(const Program &program,
+                                                 const std::vector<OpId> &chain,
+                                                 const SolverOptions &options) {
+  ChainModel model;
+  std::vector<unsigned> positionOf(program.values.size(), 0);
+  if (!describePositions(model, positionOf, program, chain, options) ||
+      !findStages(model, positionOf, program))
+    return std::nullopt;
+  computeNeeds(model, positionOf, program, chain, options);
   return model;
 }
 

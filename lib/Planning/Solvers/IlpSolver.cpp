@@ -42,72 +42,124 @@ using namespace remat;
 
 namespace {
 
-class IlpSolver : public Solver {
+using Clock = std::chrono::steady_clock;
+
+Clock::time_point secondsFromNow(double seconds) {
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                            std::chrono::duration<double>(seconds));
+}
+
+/// One solve: the incumbents, the MIP phases against them, and the note
+/// that says what was proven. Everything, the heuristics and the MIP
+/// included, happens before the deadline.
+class IlpRun {
 public:
-  std::string name() const override { return "ilp"; }
-  SolverResult solve(const Program &program,
-                     const SolverOptions &options) override;
-};
+  IlpRun(const Program &program, const SolverOptions &options)
+      : program(program), options(options), effective(options),
+        deadline(secondsFromNow(options.timeLimitSeconds)),
+        notSaveable(notSaveableValues(program)),
+        unsaveable(unsaveableByPolicy(program)),
+        anyPolicy(llvm::is_contained(unsaveable, true)) {}
 
-SolverResult IlpSolver::solve(const Program &program,
-                              const SolverOptions &options) {
-  // Everything, the heuristics and the MIP included, happens before this.
-  auto deadline =
-      std::chrono::steady_clock::now() +
-      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-          std::chrono::duration<double>(options.timeLimitSeconds));
-  auto secondsLeft = [&] {
-    return std::chrono::duration<double>(deadline -
-                                         std::chrono::steady_clock::now())
-        .count();
-  };
+  SolverResult run() {
+    solveIncumbents();
+    if (bestIndex >= 0 && best.extraFlops == 0) {
+      best.optimal = true;
+      best.gap = 0;
+      return finish(std::move(best));
+    }
+    budget = effective.budgetBytes ? *effective.budgetBytes : UINT64_MAX;
+    cutoff = bestIndex >= 0 ? double(best.extraFlops) : INFINITY;
 
-  // Incumbents: greedy, chain (its DP on chains) and the baselines. The
-  // best feasible one is what the MIP has to beat; with `min`, their
-  // smallest peak becomes the budget.
-  // The heuristics get a third of the time; each later one only what the
-  // earlier ones left of it.
-  SolverOptions heuristic = options;
-  auto heuristicDeadline =
-      std::chrono::steady_clock::now() +
-      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-          std::chrono::duration<double>(options.timeLimitSeconds / 3));
-  std::vector<SolverResult> incumbents;
-  std::vector<std::unique_ptr<Solver>> heuristics;
-  heuristics.push_back(createSolver("greedy"));
-  if (program.ops.size() <= 5000) {
-    heuristics.push_back(createSolver("chain"));
-    heuristics.push_back(createSolver("xla"));
-    heuristics.push_back(createSolver("sqrt-n"));
-    heuristics.push_back(createSolver("checkpoint-all"));
+    // First the fixed order (every op at its own place, as in Checkmate):
+    // without moves the LP bound is tight and CBC proves Checkmate-size
+    // graphs in seconds. Moves, which reorder, are recovered by materialize
+    // (an original all of whose readers read copies is dropped) and only
+    // lower the FLOPs. Then, if that did not prove, the MIP with moves.
+    // Conservative MIPs restrict the plans: their bounds bound nothing.
+    double ignoredBound;
+    bool fixedOrderProven =
+        secondsLeft() > 0.05 &&
+        solvePhase(false, false, phaseEnd(0.6), fixedOrderBound);
+    if (tooLarge) {
+      best.note = "ilp: graph too large for the MIP (" +
+                  std::to_string(program.ops.size()) +
+                  " ops); returning the best heuristic plan";
+      return finish(std::move(best));
+    }
+    if (!fixedOrderProven && secondsLeft() > 0.05)
+      solvePhase(false, true, phaseEnd(0.5), ignoredBound);
+    bool relaxedOptimal = false;
+    if (!fixedOrderProven && secondsLeft() > 0.05) {
+      relaxedOptimal = solvePhase(true, false, deadline, lowerBound);
+      if (!relaxedOptimal && secondsLeft() > 0.05)
+        solvePhase(true, true, deadline, ignoredBound);
+    }
+    if (bestIndex < 0) {
+      best.note = "ilp: no plan found that meets the budget";
+      return finish(std::move(best));
+    }
+    claimOptimality(fixedOrderProven, relaxedOptimal);
+    return finish(std::move(best));
   }
-  for (auto &solver : heuristics) {
-    double left = std::chrono::duration<double>(
-                      heuristicDeadline - std::chrono::steady_clock::now())
-                      .count();
-    if (!incumbents.empty() && left <= 0)
-      break;
-    heuristic.timeLimitSeconds = std::max(0.05, left);
-    incumbents.push_back(solver->solve(program, heuristic));
+
+private:
+  double secondsLeft() const {
+    return std::chrono::duration<double>(deadline - Clock::now()).count();
   }
-  SolverOptions effective = options;
-  if (options.minimize) {
-    uint64_t least = UINT64_MAX;
-    for (const SolverResult &r : incumbents)
-      least = std::min(least, r.peakBytes);
-    effective.minimize = false;
-    effective.budgetBytes = least;
+
+  Clock::time_point phaseEnd(double share) const {
+    return secondsFromNow(share * secondsLeft());
   }
-  // Residuals a policy marks not saveable must not be live across the
-  // boundary (the baselines may not know about policies).
-  // A chain may also read a value of a policy that only the forward part
-  // read before (the MIP's plan recomputing a saveable value from a
-  // not-saveable one): the backward part may read no such value either,
-  // only copies of it.
-  std::vector<bool> notSaveable = notSaveableValues(program);
-  std::vector<bool> unsaveable = unsaveableByPolicy(program);
-  bool anyPolicy = llvm::is_contained(unsaveable, true);
-  auto respectsPolicy = [&](const Plan &plan) {
+
+  /// Incumbents: greedy, chain (its DP on chains) and the baselines. The
+  /// best feasible one is what the MIP has to beat; with `min`, their
+  /// smallest peak becomes the budget. The heuristics get a third of the
+  /// time; each later one only what the earlier ones left of it.
+  void solveIncumbents() {
+    SolverOptions heuristic = options;
+    Clock::time_point heuristicDeadline =
+        secondsFromNow(options.timeLimitSeconds / 3);
+    std::vector<std::unique_ptr<Solver>> heuristics;
+    heuristics.push_back(createSolver("greedy"));
+    if (program.ops.size() <= 5000) {
+      heuristics.push_back(createSolver("chain"));
+      heuristics.push_back(createSolver("xla"));
+      heuristics.push_back(createSolver("sqrt-n"));
+      heuristics.push_back(createSolver("checkpoint-all"));
+    }
+    for (auto &solver : heuristics) {
+      double left =
+          std::chrono::duration<double>(heuristicDeadline - Clock::now())
+              .count();
+      if (!incumbents.empty() && left <= 0)
+        break;
+      heuristic.timeLimitSeconds = std::max(0.05, left);
+      incumbents.push_back(solver->solve(program, heuristic));
+    }
+    if (options.minimize) {
+      uint64_t least = UINT64_MAX;
+      for (const SolverResult &r : incumbents)
+        least = std::min(least, r.peakBytes);
+      effective.minimize = false;
+      effective.budgetBytes = least;
+    }
+    for (size_t k = 0; k < incumbents.size(); ++k) {
+      SolverResult &r = incumbents[k];
+      r = evaluatePlan(program, std::move(r.plan), effective);
+      if (fits(r) &&
+          (bestIndex < 0 || r.extraFlops < incumbents[bestIndex].extraFlops))
+        bestIndex = static_cast<int>(k);
+    }
+    best = bestIndex >= 0 ? incumbents[bestIndex] : incumbents[0];
+  }
+
+  /// Residuals a policy marks not saveable must not be live across the
+  /// boundary (the baselines may not know about policies). A chain may also
+  /// read a value of a policy that only the forward part read before (the
+  /// MIP's plan recomputing a saveable value from a not-saveable one): the
+  /// backward part may read no such value either, only copies of it.
+  bool respectsPolicy(const Plan &plan) const {
     if (!anyPolicy)
       return true;
     Program rewritten = materialize(program, plan);
@@ -122,58 +174,18 @@ SolverResult IlpSolver::solve(const Program &program,
         if (operand < program.values.size() && unsaveable[operand])
           return false;
     return true;
-  };
-  auto fits = [&](const SolverResult &r) {
+  }
+
+  bool fits(const SolverResult &r) const {
     return (!effective.budgetBytes || r.peakBytes <= *effective.budgetBytes) &&
            respectsPolicy(r.plan);
-  };
-  auto reEvaluate = [&](Plan plan) {
-    SolverResult r = evaluatePlan(program, std::move(plan), effective);
-    return r;
-  };
-  int bestIndex = -1;
-  for (size_t k = 0; k < incumbents.size(); ++k) {
-    SolverResult &r = incumbents[k];
-    r = reEvaluate(std::move(r.plan));
-    if (fits(r) &&
-        (bestIndex < 0 || r.extraFlops < incumbents[bestIndex].extraFlops))
-      bestIndex = static_cast<int>(k);
   }
-  // Pruning the MIP's plan may use half of the margin the limit promises
-  // (max(10%, 1 s)) when CBC used all of its time.
-  auto pruneDeadline =
-      deadline + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                     std::chrono::duration<double>(
-                         std::max(0.5, 0.05 * options.timeLimitSeconds)));
-  auto finish = [&](SolverResult result) {
-    // Zero-cost moves the MIP or an incumbent made for nothing go; the
-    // FLOPs do not change, so neither does the optimality claim.
-    SolverResult out = evaluatePlan(
-        program,
-        dropNeedlessRecomputes(program, std::move(result.plan), options,
-                               pruneDeadline),
-        options);
-    out.optimal = result.optimal;
-    out.gap = result.gap;
-    out.note = result.note;
-    return out;
-  };
-  SolverResult best = bestIndex >= 0 ? incumbents[bestIndex] : incumbents[0];
-  if (bestIndex >= 0 && best.extraFlops == 0) {
-    best.optimal = true;
-    best.gap = 0;
-    return finish(std::move(best));
-  }
-  uint64_t budget = effective.budgetBytes ? *effective.budgetBytes : UINT64_MAX;
-  double cutoff = bestIndex >= 0 ? double(best.extraFlops) : INFINITY;
 
-  // One MIP run; returns whether its relaxed form proved its answer (the
-  // incumbent or the plan found is optimal in the MIP's space), and sets
-  // `bound` to its lower bound (-1 when it has none).
-  bool timedOut = false, tooLarge = false;
-  auto solvePhase = [&](bool allowMoves, bool conservative,
-                        std::chrono::steady_clock::time_point phaseDeadline,
-                        double &bound) -> bool {
+  /// One MIP run; returns whether its relaxed form proved its answer (the
+  /// incumbent or the plan found is optimal in the MIP's space), and sets
+  /// `bound` to its lower bound (-1 when it has none).
+  bool solvePhase(bool allowMoves, bool conservative,
+                  Clock::time_point phaseDeadline, double &bound) {
     bound = -1;
     IlpModel model(program, effective, budget, allowMoves);
     if (!model.build(conservative)) {
@@ -194,7 +206,8 @@ SolverResult IlpSolver::solve(const Program &program,
                   : std::max(0.0, model.bound);
     }
     if (found) {
-      SolverResult candidate = reEvaluate(model.extractPlan());
+      SolverResult candidate =
+          evaluatePlan(program, model.extractPlan(), effective);
       bool valid = verifyPlanShape(program, candidate.plan).empty();
       bool fitsNow = valid && fits(candidate);
       if (fitsNow &&
@@ -208,77 +221,91 @@ SolverResult IlpSolver::solve(const Program &program,
         proven = false;
     }
     return proven;
-  };
-  auto phaseEnd = [&](double share) {
-    return std::chrono::steady_clock::now() +
-           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-               std::chrono::duration<double>(share * secondsLeft()));
-  };
+  }
 
-  // First the fixed order (every op at its own place, as in Checkmate):
-  // without moves the LP bound is tight and CBC proves Checkmate-size
-  // graphs in seconds. Moves, which reorder, are recovered by materialize
-  // (an original all of whose readers read copies is dropped) and only
-  // lower the FLOPs. Then, if that did not prove, the MIP with moves.
+  /// What the phases proved about the best plan: optimal, optimal in the
+  /// fixed order, or a gap to the tighter bound, which the note names.
+  void claimOptimality(bool fixedOrderProven, bool relaxedOptimal) {
+    if (timedOut && lowerBound < 0 && fixedOrderBound < 0)
+      best.note = "ilp: CBC stopped at the time limit before it bounded the "
+                  "MIP; returning the best plan found, no bound";
+    double flops = double(best.extraFlops);
+    auto gapTo = [&](double b) {
+      return flops <= 0 ? 0 : std::max(0.0, (flops - b) / flops);
+    };
+    if ((lowerBound >= 0 || fixedOrderBound >= 0) &&
+        !IlpModel::boundIsValid(program)) {
+      best.note = "ilp: the MIP does not model ops with several buffers or "
+                  "outputs read later exactly; optimality not claimed";
+    } else if (relaxedOptimal ||
+               (lowerBound >= 0 && gapTo(lowerBound) < 1e-6)) {
+      best.gap = 0;
+      best.optimal = true;
+      best.note = "ilp: optimal, proven by CBC";
+    } else if (fixedOrderProven ||
+               (fixedOrderBound >= 0 && gapTo(fixedOrderBound) < 1e-6)) {
+      best.gap = 0;
+      best.optimal = true;
+      best.note = "ilp: optimal among plans that keep every op at its own "
+                  "place (the fixed order, as in Checkmate), proven by CBC";
+    } else if (fixedOrderBound >= 0 || lowerBound >= 0) {
+      // The fixed-order bound is the tighter one, and only a bound for
+      // plans in the fixed order; the note says which bound the gap is to.
+      bool fixedOrder = fixedOrderBound >= 0;
+      best.gap = gapTo(fixedOrder ? fixedOrderBound : lowerBound);
+      best.note = fixedOrder ? "ilp: time limit reached; gap to the bound "
+                               "among plans that keep every op at its own "
+                               "place"
+                             : "ilp: time limit reached; gap to CBC's bound";
+    }
+  }
+
+  /// Zero-cost moves the MIP or an incumbent made for nothing go; the FLOPs
+  /// do not change, so neither does the optimality claim. Pruning may use
+  /// half of the margin the limit promises (max(10%, 1 s)) when CBC used
+  /// all of its time.
+  SolverResult finish(SolverResult result) const {
+    Clock::time_point pruneDeadline =
+        deadline + std::chrono::duration_cast<Clock::duration>(
+                       std::chrono::duration<double>(
+                           std::max(0.5, 0.05 * options.timeLimitSeconds)));
+    SolverResult out = evaluatePlan(
+        program,
+        dropNeedlessRecomputes(program, std::move(result.plan), options,
+                               pruneDeadline),
+        options);
+    out.optimal = result.optimal;
+    out.gap = result.gap;
+    out.note = result.note;
+    return out;
+  }
+
+  const Program &program;
+  const SolverOptions &options;
+  /// The options the MIP and the fit check use: with `min`, the smallest
+  /// incumbent peak as the budget.
+  SolverOptions effective;
+  Clock::time_point deadline;
+  std::vector<bool> notSaveable, unsaveable;
+  bool anyPolicy;
+
+  std::vector<SolverResult> incumbents;
+  SolverResult best;
+  int bestIndex = -1;
+  uint64_t budget = UINT64_MAX;
+  double cutoff = INFINITY;
   double fixedOrderBound = -1, lowerBound = -1;
-  // Conservative MIPs restrict the plans: their bounds bound nothing.
-  double ignoredBound;
-  bool fixedOrderProven =
-      secondsLeft() > 0.05 &&
-      solvePhase(false, false, phaseEnd(0.6), fixedOrderBound);
-  if (tooLarge) {
-    best.note = "ilp: graph too large for the MIP (" +
-                std::to_string(program.ops.size()) +
-                " ops); returning the best heuristic plan";
-    return finish(std::move(best));
-  }
-  if (!fixedOrderProven && secondsLeft() > 0.05)
-    solvePhase(false, true, phaseEnd(0.5), ignoredBound);
-  bool relaxedOptimal = false;
-  if (!fixedOrderProven && secondsLeft() > 0.05) {
-    relaxedOptimal = solvePhase(true, false, deadline, lowerBound);
-    if (!relaxedOptimal && secondsLeft() > 0.05)
-      solvePhase(true, true, deadline, ignoredBound);
-  }
+  bool timedOut = false, tooLarge = false;
+};
 
-  if (bestIndex < 0) {
-    best.note = "ilp: no plan found that meets the budget";
-    return finish(std::move(best));
+class IlpSolver : public Solver {
+public:
+  std::string name() const override { return "ilp"; }
+  SolverResult solve(const Program &program,
+                     const SolverOptions &options) override {
+    return IlpRun(program, options).run();
   }
-  if (timedOut && lowerBound < 0 && fixedOrderBound < 0)
-    best.note = "ilp: CBC stopped at the time limit before it bounded the "
-                "MIP; returning the best plan found, no bound";
-  double flops = double(best.extraFlops);
-  auto gapTo = [&](double b) {
-    return flops <= 0 ? 0 : std::max(0.0, (flops - b) / flops);
-  };
-  if ((lowerBound >= 0 || fixedOrderBound >= 0) &&
-      !IlpModel::boundIsValid(program)) {
-    best.note = "ilp: the MIP does not model ops with several buffers or "
-                "outputs read later exactly; optimality not claimed";
-  } else if (relaxedOptimal ||
-             (lowerBound >= 0 && gapTo(lowerBound) < 1e-6)) {
-    best.gap = 0;
-    best.optimal = true;
-    best.note = "ilp: optimal, proven by CBC";
-  } else if (fixedOrderProven ||
-             (fixedOrderBound >= 0 && gapTo(fixedOrderBound) < 1e-6)) {
-    best.gap = 0;
-    best.optimal = true;
-    best.note = "ilp: optimal among plans that keep every op at its own "
-                "place (the fixed order, as in Checkmate), proven by CBC";
-  } else if (fixedOrderBound >= 0 || lowerBound >= 0) {
-    // The fixed-order bound is the tighter one, and only a bound for plans
-    // in the fixed order; the note says which bound the gap is to.
-    bool fixedOrder = fixedOrderBound >= 0;
-    best.gap = gapTo(fixedOrder ? fixedOrderBound : lowerBound);
-    best.note = fixedOrder ? "ilp: time limit reached; gap to the bound "
-                             "among plans that keep every op at its own "
-                             "place"
-                           : "ilp: time limit reached; gap to CBC's bound";
-  }
-  return finish(std::move(best));
-}
+};
 
 } // namespace
 
