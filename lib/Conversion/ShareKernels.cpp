@@ -12,6 +12,12 @@
 // it allocates nothing and the memory the plan counted is still the memory
 // the step uses; the step's function is left with views and calls.
 //
+// A function left with no loop at all is marked `optnone`: LLVM generates
+// its code without optimizing it. Such a function runs once per step, a
+// straight line of descriptor moves and calls, and optimizing it (one basic
+// block of about 94k lines of LLVM IR on ResNet-50) cost more compile time
+// than the kernels it calls.
+//
 //===----------------------------------------------------------------------===//
 
 #include "remat/Conversion/Passes.h"
@@ -25,6 +31,7 @@
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace remat {
 #define GEN_PASS_DEF_SHAREKERNELSPASS
@@ -138,6 +145,7 @@ struct ShareKernelsPass final
     });
 
     SymbolTable symbols(module);
+    llvm::SetVector<func::FuncOp> callers;
     for (auto &[first, ops] : kinds) {
       func::FuncOp kernel = outline(first, symbols);
       for (Operation *op : ops) {
@@ -145,12 +153,46 @@ struct ShareKernelsPass final
         llvm::append_range(arguments, capturedArguments(op));
         OpBuilder builder(op);
         func::CallOp::create(builder, op->getLoc(), kernel, arguments);
+        if (auto caller = op->getParentOfType<func::FuncOp>())
+          callers.insert(caller);
         op->erase();
       }
       ++numKinds;
       numCalls += ops.size();
     }
+    for (func::FuncOp caller : callers)
+      if (isStraightLine(caller))
+        addPassthrough(caller, {"noinline", "optnone"});
   }
+
+  /// Whether `function` holds no op with a region: no loop, no branch of
+  /// structured control flow, no kernel left in place.
+  static bool isStraightLine(func::FuncOp function) {
+    return !function.getBody()
+                .walk([](Operation *op) {
+                  return op->getNumRegions() ? WalkResult::interrupt()
+                                             : WalkResult::advance();
+                })
+                .wasInterrupted();
+  }
+
+  /// Adds LLVM function attributes (`passthrough`, which the conversion to
+  /// the LLVM dialect keeps) to those `function` has.
+  static void addPassthrough(func::FuncOp function,
+                             ArrayRef<StringRef> attributes) {
+    Builder builder(function.getContext());
+    SmallVector<Attribute> all;
+    if (auto existing = function->getAttrOfType<ArrayAttr>(kPassthrough))
+      llvm::append_range(all, existing);
+    for (StringRef name : attributes) {
+      StringAttr attribute = builder.getStringAttr(name);
+      if (!llvm::is_contained(all, attribute))
+        all.push_back(attribute);
+    }
+    function->setAttr(kPassthrough, builder.getArrayAttr(all));
+  }
+
+  static constexpr StringLiteral kPassthrough = "passthrough";
 
   /// A private function that runs a copy of `op` on its operands and on the
   /// values its body reads from outside, constants made anew inside.
@@ -170,8 +212,7 @@ struct ShareKernelsPass final
     // Inlined, a kernel called once would bring its loops back into the
     // step's function, where LLVM's loop analyses take time superlinear in
     // the function's size.
-    kernel->setAttr("passthrough",
-                    builder.getArrayAttr({builder.getStringAttr("noinline")}));
+    addPassthrough(kernel, {"noinline"});
     symbols.insert(kernel);
     Block *body = kernel.addEntryBlock();
     builder.setInsertionPointToStart(body);

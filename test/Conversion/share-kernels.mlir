@@ -154,3 +154,30 @@ func.func @second(%a: memref<4xf32>, %b: memref<4xf32>) {
   return
 }
 func.func private @kernel_linalg_copy(memref<4xf32>)
+
+// -----
+
+// A function left without loops is compiled without optimization
+// (`optnone`, which LLVM requires with `noinline`); one that keeps a loop
+// around its calls is optimized as before.
+// CHECK-LABEL: func.func @straight
+// CHECK-SAME:    attributes {passthrough = ["noinline", "optnone"]}
+// CHECK:         call @kernel_linalg_copy
+// CHECK-LABEL: func.func @looped
+// CHECK-NOT:     optnone
+// CHECK:         scf.for
+// CHECK:           call @kernel_linalg_copy
+func.func @straight(%a: memref<16xf32>, %b: memref<16xf32>) {
+  linalg.copy ins(%a : memref<16xf32>) outs(%b : memref<16xf32>)
+  return
+}
+
+func.func @looped(%a: memref<16xf32>, %b: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    linalg.copy ins(%a : memref<16xf32>) outs(%b : memref<16xf32>)
+  }
+  return
+}

@@ -11,6 +11,8 @@
 
 #include "ExecutableEmitter.h"
 
+#include "Codegen.h"
+
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringExtras.h"
@@ -312,9 +314,10 @@ llvm::Error remat::run::emitExecutable(const ExecutableRequest &request) {
     return error;
 
   llvm::SmallVector<llvm::StringRef> args = {
-      *clang,         "-O2",      "-march=native", "-w",  ir.path,
-      driver.path,    runtime,    "-o",            request.output,
-      "-lstdc++",     "-lm",      "-ldl"};
+      *clang,      "-O2",     "-march=native", "-mllvm",
+      kNoPostRaSchedulingOption, "-w", ir.path, driver.path,
+      runtime,     "-o",      request.output,  "-lstdc++",
+      "-lm",       "-ldl"};
   std::string message;
   int status =
       llvm::sys::ExecuteAndWait(*clang, args, std::nullopt, {}, 0, 0, &message);

@@ -2,6 +2,8 @@
 
 #include "Runner.h"
 
+#include "Codegen.h"
+
 #include "remat/Runtime/RematRuntime.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -38,6 +40,7 @@ llvm::Expected<std::unique_ptr<CompiledModule>>
 remat::run::compile(ModuleOp module, unsigned optLevel) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  disablePostRaScheduling();
   auto compiled = std::make_unique<CompiledModule>();
   auto hostMachine = [] {
     llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
