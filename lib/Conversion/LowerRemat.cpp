@@ -7,6 +7,7 @@
 #include "remat/Dialect/Remat/RematOps.h"
 #include "remat/Planning/TargetMemory.h"
 #include "remat/Tosa/ScatterKernels.h"
+#include "remat/Tosa/WindowKernels.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -63,15 +64,17 @@ struct LowerRematPass final : remat::impl::LowerRematPassBase<LowerRematPass> {
 
     // Planner annotations mean nothing to the lowering, but for the arena
     // a step was planned with (its alignment and buffers), which
-    // remat-arena-allocation checks, and the scatter-add kernels, which
-    // remat-convert-to-linalg turns into loops.
+    // remat-arena-allocation checks, the scatter-add kernels, which
+    // remat-convert-to-linalg turns into loops, and the convolution
+    // kernels' windows, which remat-vectorize-kernels runs tap by tap.
     module.walk([](Operation *op) {
       SmallVector<StringAttr> planning;
       for (NamedAttribute attr : op->getDiscardableAttrs())
         if (attr.getName().getValue().starts_with("remat.") &&
             attr.getName() != kArenaAlignmentAttrName &&
             attr.getName() != kPlannedArenaAttrName &&
-            attr.getName() != kScatterAddAttrName)
+            attr.getName() != kScatterAddAttrName &&
+            attr.getName() != kWindowAttrName)
           planning.push_back(attr.getName());
       for (StringAttr name : planning)
         op->removeDiscardableAttr(name);

@@ -8,6 +8,8 @@
 
 #include "remat/Conversion/Passes.h"
 
+#include "ConvolutionTaps.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -173,14 +175,29 @@ struct VectorizeKernelsPass final
     function.walk([&](linalg::LinalgOp op) { kernels.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : kernels) {
-      if (succeeded(vectorizeKernel(rewriter, op)))
-        ++numVectorized;
-      else
-        ++numKept;
+      FailureOr<remat::SplitConvolution> split =
+          remat::splitConvolution(rewriter, op);
+      if (failed(split)) {
+        countKernel(vectorizeKernel(rewriter, op));
+        continue;
+      }
+      ++numConvolutionsSplit;
+      for (linalg::LinalgOp contraction : split->contractions) {
+        remark::passed(contraction->getLoc(), remarkOptions(contraction))
+            << split->kind + " tap by tap: a contraction over views";
+        countKernel(vectorizeKernel(rewriter, contraction));
+      }
     }
     for (const FrozenRewritePatternSet &stage : loweringStages)
       if (failed(applyPatternsGreedily(function, stage)))
         return signalPassFailure();
+  }
+
+  void countKernel(LogicalResult vectorized) {
+    if (succeeded(vectorized))
+      ++numVectorized;
+    else
+      ++numKept;
   }
 
   /// Tiles and vectorizes one op, or leaves it as it is and says why.

@@ -174,6 +174,20 @@ void setFlops(OpBuilder &b, Operation *op, ArrayRef<int64_t> ranges,
                                       points, INT64_MAX))));
 }
 
+/// `kernel` (a convolution kernel's result) with its window recorded
+/// under kWindowAttrName.
+Value tagWindow(OpBuilder &b, Value kernel, StringRef kind,
+                const Window2d &win) {
+  NamedAttribute fields[] = {
+      b.getNamedAttr("kind", b.getStringAttr(kind)),
+      b.getNamedAttr("stride", b.getDenseI64ArrayAttr(win.stride)),
+      b.getNamedAttr("dilation", b.getDenseI64ArrayAttr(win.dilation)),
+      b.getNamedAttr("pad", b.getDenseI64ArrayAttr(win.pad))};
+  kernel.getDefiningOp()->setAttr(kWindowAttrName,
+                                  b.getDictionaryAttr(fields));
+  return kernel;
+}
+
 /// Where a kernel reads the operand it gathers at the current loops: the
 /// indices (clamped into bounds) and whether they hold a real element.
 using GatherAt =
@@ -233,7 +247,7 @@ Value remat::buildConvolution(OpBuilder &b, Location loc, Value x,
           })
           .getResult(0);
 
-  return gatheringContraction(
+  Value y = gatheringContraction(
       b, loc, init, w.tensor, kernelMap(context, 7, w, {3, 4, 5, 6}), x,
       [&](IndexMath &m) {
         auto [ih, rowOk] = m.inputIndex(win, 0, m.loop(1), m.loop(4), xs[1]);
@@ -242,6 +256,7 @@ Value remat::buildConvolution(OpBuilder &b, Location loc, Value x,
                          m.both(rowOk, colOk));
       },
       {ys[0], ys[1], ys[2], ys[3], win.kernel[0], win.kernel[1], xs[3]});
+  return tagWindow(b, y, "convolution", win);
 }
 
 Value remat::buildConvolutionInputAdjoint(OpBuilder &b, Location loc, Value g,
@@ -252,7 +267,7 @@ Value remat::buildConvolutionInputAdjoint(OpBuilder &b, Location loc, Value g,
   ArrayRef<int64_t> gs = shapeOf(g);
   Window2d win = window;
   win.kernel = {w.size(1), w.size(2)};
-  return gatheringContraction(
+  Value dx = gatheringContraction(
       b, loc, zeros(b, loc, inputShape, elementOf(g)), w.tensor,
       kernelMap(b.getContext(), 7, w, {4, 5, 6, 3}), g,
       [&](IndexMath &m) {
@@ -263,6 +278,7 @@ Value remat::buildConvolutionInputAdjoint(OpBuilder &b, Location loc, Value g,
       },
       {inputShape[0], inputShape[1], inputShape[2], inputShape[3], gs[3],
        win.kernel[0], win.kernel[1]});
+  return tagWindow(b, dx, "input_adjoint", win);
 }
 
 Value remat::buildConvolutionWeightAdjoint(OpBuilder &b, Location loc, Value x,
@@ -274,7 +290,7 @@ Value remat::buildConvolutionWeightAdjoint(OpBuilder &b, Location loc, Value x,
   Window2d win = window;
   win.kernel = kernel;
   SmallVector<int64_t> ws = {gs[3], kernel[0], kernel[1], xs[3]};
-  return gatheringContraction(
+  Value dw = gatheringContraction(
       b, loc, zeros(b, loc, ws, elementOf(g)), g,
       loopsMap(b.getContext(), 7, {4, 5, 6, 0}), x,
       [&](IndexMath &m) {
@@ -284,6 +300,7 @@ Value remat::buildConvolutionWeightAdjoint(OpBuilder &b, Location loc, Value x,
                          m.both(rowOk, colOk));
       },
       {ws[0], ws[1], ws[2], ws[3], gs[0], gs[1], gs[2]});
+  return tagWindow(b, dw, "weight_adjoint", win);
 }
 
 Value remat::buildPoolInputAdjoint(OpBuilder &b, Location loc, Value share,

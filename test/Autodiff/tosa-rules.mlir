@@ -36,9 +36,9 @@ func.func @broadcast(%a: tensor<2x3xf32>, %b: tensor<1x3xf32>) -> tensor<2x3xf32
 // CHECK-NOT:     tosa.transpose
 // CHECK-NOT:     tosa.reverse
 // The weight adjoint comes first: it is x's last reader here.
-// CHECK:         linalg.generic {{.*}} ins(%[[G:.+]] : tensor<1x3x3x4xf32>) outs(%{{.+}} : tensor<4x3x3x2xf32>) attrs = {remat.flops = 1296 : i64}
+// CHECK:         linalg.generic {{.*}} ins(%[[G:.+]] : tensor<1x3x3x4xf32>) outs(%{{.+}} : tensor<4x3x3x2xf32>) attrs = {remat.flops = 1296 : i64, remat.window = {dilation = {{.+}}, kind = "weight_adjoint", pad = {{.+}}, stride = {{.+}}}}
 // CHECK:           tensor.extract %arg0[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] : tensor<1x6x6x2xf32>
-// CHECK:         linalg.generic {{.*}} ins(%arg1 : tensor<4x3x3x2xf32>) outs(%{{.+}} : tensor<1x6x6x2xf32>) attrs = {remat.flops = 5184 : i64}
+// CHECK:         linalg.generic {{.*}} ins(%arg1 : tensor<4x3x3x2xf32>) outs(%{{.+}} : tensor<1x6x6x2xf32>) attrs = {remat.flops = 5184 : i64, remat.window = {dilation = {{.+}}, kind = "input_adjoint", pad = {{.+}}, stride = {{.+}}}}
 // CHECK:           arith.remui
 // CHECK:           tensor.extract %[[G]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] : tensor<1x3x3x4xf32>
 // CHECK-NOT:     tosa.transpose

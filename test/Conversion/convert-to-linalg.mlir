@@ -77,7 +77,7 @@ func.func @scalars(%x: f32) -> f32 {
 // CHECK-SAME: %[[X:[^:]+]]: tensor<2x5x5x3xf32>, %[[W:[^:]+]]: tensor<4x3x3x3xf32>, %[[B:[^:]+]]: tensor<4xf32>
 // CHECK-NOT: tensor.pad
 // CHECK: %[[INIT:.+]] = linalg.generic {{.*}} ins(%[[B]] : tensor<4xf32>) outs(%{{.+}} : tensor<2x3x3x4xf32>)
-// CHECK: linalg.generic {{.*}} ins(%[[W]] : tensor<4x3x3x3xf32>) outs(%[[INIT]] : tensor<2x3x3x4xf32>) attrs = {remat.flops = 3888 : i64}
+// CHECK: linalg.generic {{.*}} ins(%[[W]] : tensor<4x3x3x3xf32>) outs(%[[INIT]] : tensor<2x3x3x4xf32>) attrs = {remat.flops = 3888 : i64, remat.window = {dilation = {{.+}}, kind = "convolution", pad = {{.+}}, stride = {{.+}}}}
 // CHECK: tensor.extract %[[X]]
 // CHECK-NOT: tensor.pad
 func.func @padded_conv(%x: tensor<2x5x5x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<2x3x3x4xf32> {

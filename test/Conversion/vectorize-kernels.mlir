@@ -98,3 +98,250 @@ func.func @mask(%x: memref<32xf32>, %y: memref<32xf32>, %z: memref<32xi1>) {
   }
   return
 }
+// -----
+
+// A padded, strided convolution's kernel (remat.window, reading x with
+// memref.load through bounds checks) runs tap by tap: loops over batch,
+// output rows and the kernel rows that keep the input row inside x
+// (affine.max/min), then per run of output columns reading through the
+// same kernel columns (here three runs of one column: 0 reads taps 1-2, 1
+// all three, 2 taps 0-1) a loop over those columns around a contraction
+// over channels on views: x's columns by the stride, y's row, the
+// kernel's tap. No gather is left, and nothing is allocated.
+// CHECK-LABEL: func.func @convolution_strided
+// CHECK-NOT: memref.alloc
+// CHECK: scf.for %[[N:.+]] = %c0 to %c1
+// CHECK: scf.for %[[OH:.+]] = %c0 to %c3
+// CHECK: %[[LO:.+]] = affine.max #{{.+}}(%[[OH]])
+// CHECK: %[[HI:.+]] = affine.min #{{.+}}(%[[OH]])
+// CHECK: scf.for %[[KH:.+]] = %[[LO]] to %[[HI]]
+// CHECK: %[[IH:.+]] = affine.apply #{{.+}}(%[[OH]], %[[KH]])
+// CHECK: scf.for %[[KW:.+]] = %c1 to %c3
+// CHECK: memref.subview %{{.+}}[%[[N]], %[[IH]], %{{.+}}, 0] [1, 1, 1, 8] [1, 1, 2, 1] : memref<1x5x5x8xf32> to memref<1x8xf32
+// CHECK: memref.subview %{{.+}}[%[[N]], %[[OH]], 0, 0] [1, 1, 1, 16] [1, 1, 1, 1] : memref<1x3x3x16xf32> to memref<1x16xf32
+// CHECK: memref.subview %{{.+}}[0, %[[KH]], %[[KW]], 0] [16, 1, 1, 8] [1, 1, 1, 1] : memref<16x3x3x8xf32> to memref<16x8xf32
+// CHECK: vector.fma {{.*}} : vector<16xf32>
+// CHECK: scf.for %{{.+}} = %c0 to %c3
+// CHECK: memref.subview %{{.+}}[%[[N]], %[[OH]], 1, 0] [1, 1, 1, 16]
+// CHECK: scf.for %{{.+}} = %c0 to %c2
+// CHECK: memref.subview %{{.+}}[%[[N]], %[[OH]], 2, 0] [1, 1, 1, 16]
+// CHECK-NOT: memref.load
+// CHECK-NOT: memref.alloc
+// CHECK: return
+// REMARK: remark: [Passed] Vectorize | Category:remat | Function=convolution_strided | Remark="convolution tap by tap: a contraction over views"
+// REMARK: remark: [Passed] Vectorize | Category:remat | Function=convolution_strided | Remark="contraction tiled [1, 16, 8] and vectorized"
+func.func @convolution_strided(%arg1: memref<16x3x3x8xf32>, %alloc: memref<1x3x3x16xf32>, %arg0: memref<1x5x5x8xf32>) {
+  %c2 = arith.constant 2 : index
+  %c-1 = arith.constant -1 : index
+  %c0 = arith.constant 0 : index
+  %c5 = arith.constant 5 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%arg1 : memref<16x3x3x8xf32>) outs(%alloc : memref<1x3x3x16xf32>) attrs =  {remat.window = {dilation = array<i64: 1, 1>, kind = "convolution", pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>}} {
+  ^bb0(%in: f32, %out: f32):
+    %2 = linalg.index 1 : index
+    %3 = linalg.index 4 : index
+    %4 = arith.muli %2, %c2 : index
+    %5 = arith.addi %4, %3 : index
+    %6 = arith.addi %5, %c-1 : index
+    %7 = arith.cmpi sge, %6, %c0 : index
+    %8 = arith.cmpi slt, %6, %c5 : index
+    %9 = arith.andi %7, %8 : i1
+    %10 = arith.select %9, %6, %c0 : index
+    %11 = linalg.index 2 : index
+    %12 = linalg.index 5 : index
+    %13 = arith.muli %11, %c2 : index
+    %14 = arith.addi %13, %12 : index
+    %15 = arith.addi %14, %c-1 : index
+    %16 = arith.cmpi sge, %15, %c0 : index
+    %17 = arith.cmpi slt, %15, %c5 : index
+    %18 = arith.andi %16, %17 : i1
+    %19 = arith.select %18, %15, %c0 : index
+    %20 = linalg.index 6 : index
+    %21 = arith.andi %9, %18 : i1
+    %22 = memref.load %arg0[%c0, %10, %19, %20] : memref<1x5x5x8xf32>
+    %23 = arith.mulf %22, %in : f32
+    %24 = arith.select %21, %23, %cst : f32
+    %25 = arith.addf %out, %24 : f32
+    linalg.yield %25 : f32
+  }
+  return
+}
+
+// -----
+
+// The weight adjoint of that convolution: per tap, dw[f, c] += g[ow, f] *
+// x[ow*2 + kw - 1, c] summed over the run's columns, read into registers
+// as f-rows of dw by vectors of c.
+// CHECK-LABEL: func.func @weight_adjoint_strided
+// CHECK: %[[LO:.+]] = affine.max
+// CHECK: scf.for %[[KH:.+]] = %[[LO]] to %{{.+}} step
+// CHECK: scf.for %[[KW:.+]] = %c1 to %c3
+// CHECK: memref.subview %{{.+}}[0, %[[KH]], %[[KW]], 0] [16, 1, 1, 8] [1, 1, 1, 1] : memref<16x3x3x8xf32> to memref<16x8xf32
+// CHECK: scf.for %{{.+}} = %c0 to %c16 step %c8
+// CHECK: vector.fma {{.*}} : vector<8xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<8x8xf32>
+// CHECK-NOT: memref.load
+// CHECK: return
+// REMARK: remark: [Passed] Vectorize | Category:remat | Function=weight_adjoint_strided | Remark="weight_adjoint tap by tap: a contraction over views"
+// REMARK: remark: [Passed] Vectorize | Category:remat | Function=weight_adjoint_strided | Remark="contraction tiled [8, 8, 1] and vectorized"
+func.func @weight_adjoint_strided(%alloc_8: memref<1x3x3x16xf32>, %alloc_9: memref<16x3x3x8xf32>, %arg0: memref<1x5x5x8xf32>) {
+  %c2 = arith.constant 2 : index
+  %c-1 = arith.constant -1 : index
+  %c0 = arith.constant 0 : index
+  %c5 = arith.constant 5 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d0)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%alloc_8 : memref<1x3x3x16xf32>) outs(%alloc_9 : memref<16x3x3x8xf32>) attrs =  {remat.window = {dilation = array<i64: 1, 1>, kind = "weight_adjoint", pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>}} {
+  ^bb0(%in: f32, %out: f32):
+    %2 = linalg.index 5 : index
+    %3 = linalg.index 1 : index
+    %4 = arith.muli %2, %c2 : index
+    %5 = arith.addi %4, %3 : index
+    %6 = arith.addi %5, %c-1 : index
+    %7 = arith.cmpi sge, %6, %c0 : index
+    %8 = arith.cmpi slt, %6, %c5 : index
+    %9 = arith.andi %7, %8 : i1
+    %10 = arith.select %9, %6, %c0 : index
+    %11 = linalg.index 6 : index
+    %12 = linalg.index 2 : index
+    %13 = arith.muli %11, %c2 : index
+    %14 = arith.addi %13, %12 : index
+    %15 = arith.addi %14, %c-1 : index
+    %16 = arith.cmpi sge, %15, %c0 : index
+    %17 = arith.cmpi slt, %15, %c5 : index
+    %18 = arith.andi %16, %17 : i1
+    %19 = arith.select %18, %15, %c0 : index
+    %20 = linalg.index 3 : index
+    %21 = arith.andi %9, %18 : i1
+    %22 = memref.load %arg0[%c0, %10, %19, %20] : memref<1x5x5x8xf32>
+    %23 = arith.mulf %22, %in : f32
+    %24 = arith.select %21, %23, %cst : f32
+    %25 = arith.addf %out, %24 : f32
+    linalg.yield %25 : f32
+  }
+  return
+}
+
+// -----
+
+// The input adjoint of a stride-2 convolution: instead of visiting every
+// input position and tap and keeping the 1 in 4 that an output reads, each
+// tap adds g[ow, f] * w[f, kh, kw, c] into a view of dx that steps by the
+// stride: no work for the pairs no output reads.
+// CHECK-LABEL: func.func @input_adjoint_strided
+// CHECK: scf.for %[[N:.+]] = %c0 to %c1
+// CHECK: scf.for %[[OH:.+]] = %c0 to %c3
+// CHECK: %[[LO:.+]] = affine.max
+// CHECK: scf.for %[[KH:.+]] = %[[LO]] to %{{.+}} step
+// CHECK: %[[IH:.+]] = affine.apply #{{.+}}(%[[OH]], %[[KH]])
+// CHECK: memref.subview %{{.+}}[%[[N]], %[[IH]], %{{.+}}, 0] [1, 1, 1, 8] [1, 1, 2, 1] : memref<1x5x5x8xf32> to memref<1x8xf32
+// CHECK: vector.fma {{.*}} : vector<8xf32>
+// CHECK-NOT: memref.load
+// CHECK: return
+// REMARK: remark: [Passed] Vectorize | Category:remat | Function=input_adjoint_strided | Remark="input_adjoint tap by tap: a contraction over views"
+// REMARK: remark: [Passed] Vectorize | Category:remat | Function=input_adjoint_strided | Remark="contraction tiled [1, 8, 16] and vectorized"
+func.func @input_adjoint_strided(%arg1: memref<16x3x3x8xf32>, %alloc_10: memref<1x5x5x8xf32>, %alloc_8: memref<1x3x3x16xf32>) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%arg1 : memref<16x3x3x8xf32>) outs(%alloc_10 : memref<1x5x5x8xf32>) attrs =  {remat.window = {dilation = array<i64: 1, 1>, kind = "input_adjoint", pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>}} {
+  ^bb0(%in: f32, %out: f32):
+    %2 = linalg.index 1 : index
+    %3 = linalg.index 5 : index
+    %4 = arith.addi %2, %c1 : index
+    %5 = arith.subi %4, %3 : index
+    %6 = arith.cmpi sge, %5, %c0 : index
+    %7 = arith.select %6, %5, %c0 : index
+    %8 = arith.remui %7, %c2 : index
+    %9 = arith.cmpi eq, %8, %c0 : index
+    %10 = arith.andi %6, %9 : i1
+    %11 = arith.divui %7, %c2 : index
+    %12 = arith.cmpi slt, %11, %c3 : index
+    %13 = arith.andi %10, %12 : i1
+    %14 = arith.select %13, %11, %c0 : index
+    %15 = linalg.index 2 : index
+    %16 = linalg.index 6 : index
+    %17 = arith.addi %15, %c1 : index
+    %18 = arith.subi %17, %16 : index
+    %19 = arith.cmpi sge, %18, %c0 : index
+    %20 = arith.select %19, %18, %c0 : index
+    %21 = arith.remui %20, %c2 : index
+    %22 = arith.cmpi eq, %21, %c0 : index
+    %23 = arith.andi %19, %22 : i1
+    %24 = arith.divui %20, %c2 : index
+    %25 = arith.cmpi slt, %24, %c3 : index
+    %26 = arith.andi %23, %25 : i1
+    %27 = arith.select %26, %24, %c0 : index
+    %28 = linalg.index 4 : index
+    %29 = arith.andi %13, %26 : i1
+    %30 = memref.load %alloc_8[%c0, %14, %27, %28] : memref<1x3x3x16xf32>
+    %31 = arith.mulf %30, %in : f32
+    %32 = arith.select %29, %31, %cst : f32
+    %33 = arith.addf %out, %32 : f32
+    linalg.yield %33 : f32
+  }
+  return
+}
+
+// -----
+
+// An unpadded convolution (TOSA lowers it to linalg.conv_2d_nhwc_fhwc,
+// which the vectorizer refuses) runs tap by tap too: one run of all six
+// output columns through all three kernel columns.
+// CHECK-LABEL: func.func @named_convolution
+// CHECK: scf.for %{{.+}} = %c0 to %c3 step %c1
+// CHECK: memref.subview %{{.+}} [1, 1, 6, 8] [1, 1, 1, 1] : memref<2x8x8x8xf32> to memref<6x8xf32
+// CHECK: vector.fma {{.*}} : vector<16xf32>
+// CHECK-NOT: linalg.conv_2d_nhwc_fhwc
+// REMARK: remark: [Passed] Vectorize | Category:remat | Function=named_convolution | Remark="convolution tap by tap: a contraction over views"
+// REMARK: remark: [Passed] Vectorize | Category:remat | Function=named_convolution | Remark="contraction tiled [6, 16, 8] and vectorized"
+func.func @named_convolution(%x: memref<2x8x8x8xf32>, %w: memref<16x3x3x8xf32>, %y: memref<2x6x6x16xf32>) {
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<2x8x8x8xf32>, memref<16x3x3x8xf32>) outs(%y : memref<2x6x6x16xf32>)
+  return
+}
+
+// -----
+
+// A window record the lowering does not know (here one without a kind)
+// leaves the kernel as it is.
+// CHECK-LABEL: func.func @unknown_window
+// CHECK: linalg.generic
+// REMARK: remark: [Missed] Vectorize | Category:remat | Function=unknown_window | Remark="linalg.generic stays a loop nest: the vectorizer does not take its body"
+func.func @unknown_window(%arg1: memref<16x3x3x8xf32>, %alloc: memref<1x3x3x16xf32>, %arg0: memref<1x5x5x8xf32>) {
+  %c2 = arith.constant 2 : index
+  %c-1 = arith.constant -1 : index
+  %c0 = arith.constant 0 : index
+  %c5 = arith.constant 5 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%arg1 : memref<16x3x3x8xf32>) outs(%alloc : memref<1x3x3x16xf32>) attrs =  {remat.window = {dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>}} {
+  ^bb0(%in: f32, %out: f32):
+    %2 = linalg.index 1 : index
+    %3 = linalg.index 4 : index
+    %4 = arith.muli %2, %c2 : index
+    %5 = arith.addi %4, %3 : index
+    %6 = arith.addi %5, %c-1 : index
+    %7 = arith.cmpi sge, %6, %c0 : index
+    %8 = arith.cmpi slt, %6, %c5 : index
+    %9 = arith.andi %7, %8 : i1
+    %10 = arith.select %9, %6, %c0 : index
+    %11 = linalg.index 2 : index
+    %12 = linalg.index 5 : index
+    %13 = arith.muli %11, %c2 : index
+    %14 = arith.addi %13, %12 : index
+    %15 = arith.addi %14, %c-1 : index
+    %16 = arith.cmpi sge, %15, %c0 : index
+    %17 = arith.cmpi slt, %15, %c5 : index
+    %18 = arith.andi %16, %17 : i1
+    %19 = arith.select %18, %15, %c0 : index
+    %20 = linalg.index 6 : index
+    %21 = arith.andi %9, %18 : i1
+    %22 = memref.load %arg0[%c0, %10, %19, %20] : memref<1x5x5x8xf32>
+    %23 = arith.mulf %22, %in : f32
+    %24 = arith.select %21, %23, %cst : f32
+    %25 = arith.addf %out, %24 : f32
+    linalg.yield %25 : f32
+  }
+  return
+}

@@ -372,11 +372,24 @@ def VectorizeKernelsPass
     (`linalg::vectorize`). Its operands are read into vector registers and
     its results written back; there are no packing buffers, promoted tiles
     or stack temporaries, so the memory the plan counted is the memory the
-    step uses. Ops the vectorizer refuses (the window kernels of padded
-    convolutions and poolings read their input with `memref.load`) and ops
-    on `i1` buffers (a memref stores an `i1` per byte, a vector of `i1` in
-    memory packs bits) stay as they are for `convert-linalg-to-loops`. Each decision is a `remat`
-    remark (`--remarks-filter=remat`).
+    step uses. Ops the vectorizer refuses (the pooling windows and the
+    grouped and depthwise convolution kernels, which read their input with
+    `memref.load`) and ops on `i1` buffers (a memref stores an `i1` per
+    byte, a vector of `i1` in memory packs bits) stay as they are for
+    `convert-linalg-to-loops`. Each decision is a `remat` remark
+    (`--remarks-filter=remat`).
+
+    A 2-D convolution (the forward, input-adjoint and weight-adjoint
+    kernels marked `remat.window`, and unpadded `linalg.conv_2d_nhwc_fhwc`)
+    first becomes `scf.for` loops over batch, output rows and the kernel
+    rows that stay inside the input, then, for each run of output columns
+    that read through the same kernel columns, a loop over those columns
+    around one contraction on views: `y[ow, f] += x[ow*s + kw, c] *
+    w[f, kh, kw, c]` (the input adjoint `dx[...] += g[ow, f] * w`, the
+    weight adjoint `dw[f, c] += g[ow, f] * x[...]`). Padding costs no work
+    (a tap's loops cover only the outputs it reaches), a strided input
+    adjoint does no work for the input positions a tap does not reach, and
+    each contraction is then tiled and vectorized as below.
 
     Tiles divide the loops exactly, so every tile has the same static
     shape and no masks are needed:
@@ -431,6 +444,8 @@ def VectorizeKernelsPass
   ];
   let statistics = [
     Statistic<"numVectorized", "vectorized", "Ops tiled and vectorized">,
+    Statistic<"numConvolutionsSplit", "convolutions-split",
+              "Convolutions run tap by tap as contractions over views">,
     Statistic<"numKept", "kept", "Ops left for convert-linalg-to-loops">
   ];
 }

@@ -28,6 +28,14 @@
 
 namespace remat {
 
+/// Marks a convolution kernel that reads its padded operand through bounds
+/// checks (remat/Tosa/WindowKernels.h) with the window it slides, so that
+/// the CPU lowering can run it tap by tap over views:
+/// `{remat.window = {kind = "convolution", stride = array<i64: 1, 1>,
+/// dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>}}`, `kind`
+/// one of "convolution", "input_adjoint", "weight_adjoint".
+constexpr llvm::StringLiteral kWindowAttrName = "remat.window";
+
 /// A convolution kernel as held in memory: `tensor` is the OHWI kernel with
 /// its dimension `j` stored as dimension `perms[j]` of `tensor` (identity
 /// when the kernel is used as stored; a tosa.transpose's perms when the

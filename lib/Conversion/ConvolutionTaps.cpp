@@ -1,0 +1,350 @@
+//===- ConvolutionTaps.cpp - Convolutions as contractions over views ------===//
+//
+// All three contractions of a convolution touch, for output row oh and
+// kernel row kh, input row ih = oh*s + kh*d - t; for a run of output columns
+// [o0, o1) and a kernel column kw, input columns o*s' + kw*d' - l, a strided
+// view. Row and tap loops are scf.for loops (a row's taps bounded by
+// affine.max/min so that ih stays inside the input); the runs of columns are
+// static, so each contraction has one static shape for the vectorizer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ConvolutionTaps.h"
+
+#include "remat/Tosa/WindowKernels.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace remat;
+
+SmallVector<TapRun> remat::tapRuns(int64_t outputs, int64_t inputs,
+                                   int64_t kernel, int64_t stride,
+                                   int64_t dilation, int64_t pad) {
+  SmallVector<TapRun> runs;
+  for (int64_t o = 0; o < outputs; ++o) {
+    // 0 <= o*stride + tap*dilation - pad < inputs.
+    int64_t first = o * stride - pad;
+    int64_t begin =
+        std::max<int64_t>(0, llvm::divideCeilSigned(-first, dilation));
+    int64_t end = std::min<int64_t>(
+        kernel, llvm::divideFloorSigned(inputs - 1 - first, dilation) + 1);
+    if (begin >= end)
+      continue;
+    if (!runs.empty() && runs.back().end == o &&
+        runs.back().tapBegin == begin && runs.back().tapEnd == end)
+      runs.back().end = o + 1;
+    else
+      runs.push_back({o, o + 1, begin, end});
+  }
+  return runs;
+}
+
+namespace {
+
+enum class Role { Convolution, InputAdjoint, WeightAdjoint };
+
+/// A convolution on NHWC buffers, whichever of its contractions the op
+/// computes: x [N,H,W,C] is the input (its adjoint for InputAdjoint), y
+/// [N,OH,OW,F] the output (its adjoint for the adjoints), w the OHWI
+/// kernel (its adjoint for WeightAdjoint) with OHWI dimension j stored as
+/// dimension wDims[j].
+struct ConvolutionBuffers {
+  Role role;
+  Value x, y, w;
+  std::array<unsigned, 4> wDims = {0, 1, 2, 3};
+  std::array<int64_t, 2> stride = {1, 1}, dilation = {1, 1};
+  /// top, bottom, left, right.
+  std::array<int64_t, 4> pad = {0, 0, 0, 0};
+};
+
+StringRef kindOf(Role role) {
+  switch (role) {
+  case Role::Convolution:
+    return "convolution";
+  case Role::InputAdjoint:
+    return "input_adjoint";
+  case Role::WeightAdjoint:
+    return "weight_adjoint";
+  }
+  llvm_unreachable("unknown role");
+}
+
+template <size_t N>
+bool readArray(DictionaryAttr dict, StringRef name,
+               std::array<int64_t, N> &values) {
+  auto array = dict.getAs<DenseI64ArrayAttr>(name);
+  if (!array || array.size() != static_cast<int64_t>(N))
+    return false;
+  llvm::copy(array.asArrayRef(), values.begin());
+  return true;
+}
+
+/// The buffer the body of `op` gathers from with memref.load, if it reads
+/// exactly one such buffer from outside.
+Value gatheredBuffer(linalg::GenericOp op) {
+  SmallVector<memref::LoadOp> loads;
+  op.getRegion().walk([&](memref::LoadOp load) { loads.push_back(load); });
+  if (loads.size() != 1 ||
+      op->isProperAncestor(
+          loads.front().getMemRef().getParentBlock()->getParentOp()))
+    return {};
+  return loads.front().getMemRef();
+}
+
+/// A kernel of remat/Tosa/WindowKernels.h, by its kWindowAttrName record
+/// and its loops (WindowKernels.cpp names them per kernel).
+FailureOr<ConvolutionBuffers> matchWindowKernel(linalg::GenericOp op) {
+  auto window = op->getAttrOfType<DictionaryAttr>(kWindowAttrName);
+  if (!window || op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1)
+    return failure();
+  ConvolutionBuffers conv;
+  auto kind = window.getAs<StringAttr>("kind");
+  if (!kind || !readArray(window, "stride", conv.stride) ||
+      !readArray(window, "dilation", conv.dilation) ||
+      !readArray(window, "pad", conv.pad))
+    return failure();
+  Value gathered = gatheredBuffer(op);
+  if (!gathered)
+    return failure();
+  OpOperand *mapped = op.getDpsInputOperand(0);
+  Value init = op.getDpsInitOperand(0)->get();
+  // The loops walking the kernel's OHWI dimensions.
+  std::array<unsigned, 4> kernelLoops;
+  if (kind.getValue() == "convolution") {
+    conv = {Role::Convolution, gathered,      init,    mapped->get(), {},
+            conv.stride,       conv.dilation, conv.pad};
+    kernelLoops = {3, 4, 5, 6};
+  } else if (kind.getValue() == "input_adjoint") {
+    conv = {Role::InputAdjoint, init,          gathered, mapped->get(), {},
+            conv.stride,        conv.dilation, conv.pad};
+    kernelLoops = {4, 5, 6, 3};
+  } else if (kind.getValue() == "weight_adjoint") {
+    conv = {Role::WeightAdjoint, gathered,    mapped->get(), init,
+            {0, 1, 2, 3},        conv.stride, conv.dilation, conv.pad};
+    return conv;
+  } else {
+    return failure();
+  }
+  AffineMap map = op.getMatchingIndexingMap(mapped);
+  if (map.getNumResults() != 4 || !map.isProjectedPermutation())
+    return failure();
+  for (unsigned r = 0; r < 4; ++r) {
+    auto *it = llvm::find(kernelLoops, map.getDimPosition(r));
+    if (it == kernelLoops.end())
+      return failure();
+    conv.wDims[it - kernelLoops.begin()] = r;
+  }
+  return conv;
+}
+
+/// An unpadded linalg.conv_2d_nhwc_fhwc, as TOSA lowers unpadded
+/// convolutions.
+FailureOr<ConvolutionBuffers> matchNamedConvolution(linalg::LinalgOp op) {
+  auto named = dyn_cast<linalg::Conv2DNhwcFhwcOp>(op.getOperation());
+  if (!named)
+    return failure();
+  ConvolutionBuffers conv{Role::Convolution, named.getInputs()[0],
+                          named.getOutputs()[0], named.getInputs()[1]};
+  auto read = [](DenseIntElementsAttr attr, std::array<int64_t, 2> &values) {
+    if (attr)
+      llvm::copy(attr.getValues<int64_t>(), values.begin());
+  };
+  read(named.getStridesAttr(), conv.stride);
+  read(named.getDilationsAttr(), conv.dilation);
+  return conv;
+}
+
+ArrayRef<int64_t> shapeOf(Value buffer) {
+  return cast<MemRefType>(buffer.getType()).getShape();
+}
+
+/// Static float buffers of one element type whose shapes agree.
+bool isWellFormed(const ConvolutionBuffers &conv) {
+  for (Value buffer : {conv.x, conv.y, conv.w}) {
+    auto type = dyn_cast<MemRefType>(buffer.getType());
+    if (!type || !type.hasStaticShape() || type.getRank() != 4 ||
+        !isa<FloatType>(type.getElementType()) ||
+        type.getElementType() != getElementTypeOrSelf(conv.x.getType()))
+      return false;
+  }
+  ArrayRef<int64_t> xs = shapeOf(conv.x), ys = shapeOf(conv.y),
+                    ws = shapeOf(conv.w);
+  return xs[0] == ys[0] && ws[conv.wDims[0]] == ys[3] &&
+         ws[conv.wDims[3]] == xs[3] &&
+         llvm::all_of(conv.stride, [](int64_t s) { return s > 0; }) &&
+         llvm::all_of(conv.dilation, [](int64_t d) { return d > 0; });
+}
+
+/// Builds the loops and contractions of one convolution.
+struct TapBuilder {
+  RewriterBase &b;
+  Location loc;
+  const ConvolutionBuffers &conv;
+
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  /// An scf.for over [lower, upper); the builder moves into its body.
+  Value loop(Value lower, Value upper) {
+    auto forOp = scf::ForOp::create(b, loc, lower, upper, index(1));
+    b.setInsertionPointToStart(forOp.getBody());
+    return forOp.getInductionVar();
+  }
+
+  /// o*stride + tap*dilation - pad along spatial dimension `d`.
+  Value inputPosition(int d, Value o, Value tap, int64_t oOffset = 0) {
+    AffineExpr oe = b.getAffineDimExpr(0), te = b.getAffineDimExpr(1);
+    AffineMap map = AffineMap::get(2, 0,
+                                   (oe + oOffset) * conv.stride[d] +
+                                       te * conv.dilation[d] - conv.pad[2 * d]);
+    return affine::AffineApplyOp::create(b, loc, map, ValueRange{o, tap});
+  }
+
+  /// A view of `buffer`: [offset, offset + size) by stride in each
+  /// dimension, dimensions `dropped` (of size 1) left out of its shape.
+  Value view(Value buffer, ArrayRef<OpFoldResult> offsets,
+             ArrayRef<int64_t> sizes, ArrayRef<int64_t> strides,
+             ArrayRef<unsigned> dropped) {
+    auto type = cast<MemRefType>(buffer.getType());
+    SmallVector<int64_t> shape;
+    SmallVector<OpFoldResult> sizeFolds, strideFolds;
+    for (auto [dim, size, stride] : llvm::enumerate(sizes, strides)) {
+      if (!llvm::is_contained(dropped, dim))
+        shape.push_back(size);
+      sizeFolds.push_back(b.getIndexAttr(size));
+      strideFolds.push_back(b.getIndexAttr(stride));
+    }
+    MemRefType viewType = memref::SubViewOp::inferRankReducedResultType(
+        shape, type, offsets, sizeFolds, strideFolds);
+    return memref::SubViewOp::create(b, loc, viewType, buffer, offsets,
+                                     sizeFolds, strideFolds);
+  }
+
+  /// out[m, n] += lhs * rhs summed over k, on views, as a linalg.matmul
+  /// over (d0, d1, d2) = (m, n, k) whose maps read the operands as they are
+  /// stored: the vectorizer turns a named contraction into one
+  /// vector.contract (a generic of the same maps, into broadcasts and
+  /// horizontal sums).
+  linalg::LinalgOp contraction(Value lhs, AffineMap lhsMap, Value rhs,
+                               AffineMap rhsMap, Value out, AffineMap outMap) {
+    auto matmul =
+        linalg::MatmulOp::create(b, loc, ValueRange{lhs, rhs}, ValueRange{out});
+    matmul.setIndexingMapsAttr(
+        b.getAffineMapArrayAttr({lhsMap, rhsMap, outMap}));
+    return matmul;
+  }
+
+  AffineMap map2(unsigned first, unsigned second) {
+    return AffineMap::get(
+        3, 0, {b.getAffineDimExpr(first), b.getAffineDimExpr(second)},
+        b.getContext());
+  }
+
+  /// The kernel's tap (kh, kw) as a 2-D view in its stored order, and the
+  /// map reading it when the contraction's loops `f` and `c` walk F and C.
+  std::pair<Value, AffineMap> kernelTap(Value kh, Value kw, unsigned f,
+                                        unsigned c) {
+    ArrayRef<int64_t> ws = shapeOf(conv.w);
+    SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0));
+    SmallVector<int64_t> sizes(ws), strides(4, 1);
+    offsets[conv.wDims[1]] = kh;
+    offsets[conv.wDims[2]] = kw;
+    sizes[conv.wDims[1]] = sizes[conv.wDims[2]] = 1;
+    Value tap =
+        view(conv.w, offsets, sizes, strides, {conv.wDims[1], conv.wDims[2]});
+    bool filtersFirst = conv.wDims[0] < conv.wDims[3];
+    return {tap, filtersFirst ? map2(f, c) : map2(c, f)};
+  }
+
+  /// The contraction of one run of columns [o0, o0 + width) at output row
+  /// oh, kernel row kh (input row ih) and kernel column kw.
+  linalg::LinalgOp runContraction(Value n, Value oh, Value ih, Value kh,
+                                  Value kw, int64_t o0, int64_t width) {
+    ArrayRef<int64_t> xs = shapeOf(conv.x), ys = shapeOf(conv.y);
+    Value iw = inputPosition(1, index(0), kw, o0);
+    Value xRow = view(conv.x, {n, ih, iw, b.getIndexAttr(0)},
+                      {1, 1, width, xs[3]}, {1, 1, conv.stride[1], 1}, {0, 1});
+    Value yRow = view(conv.y, {n, oh, b.getIndexAttr(o0), b.getIndexAttr(0)},
+                      {1, 1, width, ys[3]}, {1, 1, 1, 1}, {0, 1});
+    switch (conv.role) {
+    case Role::Convolution: { // (ow, f, c)
+      auto [tap, tapMap] = kernelTap(kh, kw, 1, 2);
+      return contraction(xRow, map2(0, 2), tap, tapMap, yRow, map2(0, 1));
+    }
+    case Role::InputAdjoint: { // (ow, c, f)
+      auto [tap, tapMap] = kernelTap(kh, kw, 2, 1);
+      return contraction(yRow, map2(0, 2), tap, tapMap, xRow, map2(0, 1));
+    }
+    case Role::WeightAdjoint: { // (f, c, ow)
+      auto [tap, tapMap] = kernelTap(kh, kw, 0, 1);
+      return contraction(yRow, map2(2, 0), xRow, map2(2, 1), tap, tapMap);
+    }
+    }
+    llvm_unreachable("unknown role");
+  }
+
+  /// Loops n, oh, kh (the taps keeping ih inside the input), then per run
+  /// of columns a loop over its kernel columns around its contraction.
+  SmallVector<linalg::LinalgOp> build() {
+    ArrayRef<int64_t> xs = shapeOf(conv.x), ys = shapeOf(conv.y),
+                      ws = shapeOf(conv.w);
+    int64_t kernelRows = ws[conv.wDims[1]], kernelColumns = ws[conv.wDims[2]];
+    Value n = loop(index(0), index(xs[0]));
+    Value oh = loop(index(0), index(ys[1]));
+    // 0 <= oh*s + kh*d - t < H.
+    AffineExpr o = b.getAffineDimExpr(0);
+    AffineExpr first = o * conv.stride[0] - conv.pad[0];
+    int64_t d = conv.dilation[0];
+    MLIRContext *context = b.getContext();
+    Value lower = affine::AffineMaxOp::create(
+        b, loc,
+        AffineMap::get(1, 0,
+                       {getAffineConstantExpr(0, context), (-first).ceilDiv(d)},
+                       context),
+        ValueRange{oh});
+    Value upper = affine::AffineMinOp::create(
+        b, loc,
+        AffineMap::get(1, 0,
+                       {getAffineConstantExpr(kernelRows, context),
+                        (xs[1] - 1 - first).floorDiv(d) + 1},
+                       context),
+        ValueRange{oh});
+    Value kh = loop(lower, upper);
+    Value ih = inputPosition(0, oh, kh);
+    SmallVector<linalg::LinalgOp> contractions;
+    for (TapRun run : tapRuns(ys[2], xs[2], kernelColumns, conv.stride[1],
+                              conv.dilation[1], conv.pad[2])) {
+      OpBuilder::InsertionGuard guard(b);
+      Value kw = loop(index(run.tapBegin), index(run.tapEnd));
+      contractions.push_back(
+          runContraction(n, oh, ih, kh, kw, run.begin, run.end - run.begin));
+    }
+    return contractions;
+  }
+};
+
+} // namespace
+
+FailureOr<SplitConvolution> remat::splitConvolution(RewriterBase &rewriter,
+                                                    linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics())
+    return failure();
+  FailureOr<ConvolutionBuffers> conv = failure();
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+    conv = matchWindowKernel(generic);
+  else
+    conv = matchNamedConvolution(op);
+  if (failed(conv) || !isWellFormed(*conv))
+    return failure();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  SplitConvolution split;
+  split.contractions = TapBuilder{rewriter, op->getLoc(), *conv}.build();
+  split.kind = kindOf(conv->role).str();
+  rewriter.eraseOp(op);
+  return split;
+}
