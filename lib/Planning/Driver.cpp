@@ -33,11 +33,11 @@ Clock::time_point halfway(Clock::time_point deadline) {
 bool betterArenaFit(const ArenaBudgetResult &a, const ArenaBudgetResult &b) {
   if (a.fits != b.fits)
     return a.fits;
-  if (!a.fits && a.arenaBytes != b.arenaBytes)
-    return a.arenaBytes < b.arenaBytes;
+  if (!a.fits && a.arenaBytes() != b.arenaBytes())
+    return a.arenaBytes() < b.arenaBytes();
   if (a.result.extraFlops != b.result.extraFlops)
     return a.result.extraFlops < b.result.extraFlops;
-  return a.arenaBytes < b.arenaBytes;
+  return a.arenaBytes() < b.arenaBytes();
 }
 
 /// One step's planning under one time limit: every solve gets what is left
@@ -152,6 +152,7 @@ private:
     plan.result = std::move(fitted.result);
     plan.liveTargetBytes = fitted.liveTarget;
     plan.plans = fitted.plans;
+    plan.arenaAfter = std::move(fitted.arena);
   }
 
   const PlanningOptions &options;

@@ -247,8 +247,9 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     outcome->planned = materialize(outcome->graph.program, outcome->result.plan,
                                    outcome->plannedLayout);
     outcome->after = computeMemoryProfile(outcome->planned, countInputs);
-    outcome->arenaAfter =
-        placeStepArena(outcome->planned, outcome->after, planning.alignment);
+    outcome->arenaAfter = placeStepArena(
+        outcome->planned, outcome->after, planning.alignment,
+        ArenaStrategy::Best, step.arenaAfter ? &*step.arenaAfter : nullptr);
     if (failed(checkArenaFits(function, outcome->arenaAfter)))
       return nullptr;
     if (step.solverOptions.minimize)

@@ -241,7 +241,10 @@ int planWithDriver(const Program &program, const std::string &model,
       Program kept = scheduled ? reorder(program, step.order->order) : program;
       Program planned = materialize(kept, step.result.plan);
       MemoryProfile after = computeMemoryProfile(planned, options.countInputs);
-      StepArena arena = placeStepArena(planned, after, options.alignment);
+      StepArena arena = placeStepArena(planned, after, options.alignment,
+                                       ArenaStrategy::Best,
+                                       step.arenaAfter ? &*step.arenaAfter
+                                                       : nullptr);
       std::optional<uint64_t> budgetBytes = step.solverOptions.budgetBytes;
       std::printf("%s,%zu,%s,%s,%s,%s,%llu,%llu,%llu,%llu,%d,%llu,%u,%.3f,%s\n",
                   model.c_str(), program.ops.size(), solver.c_str(),

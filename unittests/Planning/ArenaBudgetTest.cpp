@@ -93,7 +93,7 @@ TEST(ArenaBudgetTest, FeasibleMeansTheArenaFitsAndReplanningPays) {
       SolverOptions solverOptions;
       solverOptions.budgetBytes = options.arenaBudget;
       SolverResult first = solver->solve(program, solverOptions);
-      bool firstFits = plannedArenaBytes(program, first.plan, 64, false) <=
+      bool firstFits = plannedStepArena(program, first.plan, 64, false).layout.arenaBytes <=
                        options.arenaBudget;
       ArenaBudgetResult fitted = fitArenaBudget(
           program, options, first, [&](uint64_t target) {
@@ -101,9 +101,10 @@ TEST(ArenaBudgetTest, FeasibleMeansTheArenaFitsAndReplanningPays) {
             lower.budgetBytes = target;
             return solver->solve(program, lower);
           });
-      EXPECT_EQ(fitted.arenaBytes,
-                plannedArenaBytes(program, fitted.result.plan, 64, false));
-      EXPECT_EQ(fitted.fits, fitted.arenaBytes <= options.arenaBudget);
+      EXPECT_EQ(fitted.arenaBytes(),
+                plannedStepArena(program, fitted.result.plan, 64, false)
+                    .layout.arenaBytes);
+      EXPECT_EQ(fitted.fits, fitted.arenaBytes() <= options.arenaBudget);
       EXPECT_EQ(fitted.result.feasible, fitted.fits);
       EXPECT_LE(fitted.plans, options.maxPlans);
       EXPECT_LE(fitted.liveTarget, options.arenaBudget);

@@ -476,4 +476,75 @@ TEST(ArenaPlacementTest, SettlingSearchPlacesATrainingStepWithinTwoPercent) {
   EXPECT_LE(layout.arenaBytes * 100, layout.liveBytes * 102);
 }
 
+/// Random buffers over `steps` steps whose intervals overlap a lot, so that
+/// gap walks merge many ranges.
+std::vector<ArenaBuffer> crowdedBuffers(std::mt19937 &random, unsigned count,
+                                        int64_t steps) {
+  std::vector<ArenaBuffer> buffers;
+  for (unsigned i = 0; i < count; ++i) {
+    int64_t first = random() % steps;
+    buffers.push_back({64 * (1 + random() % 16), 64, first,
+                       first + int64_t(random() % (steps / 4))});
+  }
+  return buffers;
+}
+
+TEST(ArenaPlacementTest, DroppedPassFinishesAsABoundedPass) {
+  // A pass dropped for running out of ranges, finished under a per-buffer
+  // bound, places every buffer as a pass under that bound from the start.
+  std::mt19937 random(5);
+  unsigned finished = 0, refused = 0;
+  for (unsigned trial = 0; trial < 60; ++trial) {
+    // Past 4096 buffers placement uses the occupancy tree.
+    unsigned count = trial % 20 == 0 ? 5000 : 80;
+    std::vector<ArenaBuffer> buffers =
+        crowdedBuffers(random, count, count / 2);
+    arena::Instance instance(buffers);
+    for (arena::Fit fit : {arena::Fit::Smallest, arena::Fit::Lowest}) {
+      for (uint64_t maxRanges : {count / 4, 2 * count}) {
+        arena::GreedyPass pass(instance, instance.occupying, fit);
+        if (pass.place(maxRanges))
+          continue;
+        for (uint64_t rangesPerBuffer : {2u, 8u, 64u}) {
+          if (!pass.canFinish(rangesPerBuffer)) {
+            ++refused;
+            continue;
+          }
+          std::vector<uint64_t> expected;
+          uint64_t arena =
+              *arena::placeGreedy(instance, instance.occupying, fit, expected,
+                                  UINT64_MAX, rangesPerBuffer);
+          arena::GreedyPass copy(instance, instance.occupying, fit);
+          ASSERT_FALSE(copy.place(maxRanges));
+          EXPECT_EQ(copy.finish(rangesPerBuffer), arena) << "trial " << trial;
+          EXPECT_EQ(copy.offsets, expected) << "trial " << trial;
+          ++finished;
+          break;
+        }
+      }
+    }
+  }
+  // Both answers of canFinish are exercised.
+  EXPECT_GT(finished, 20u);
+  EXPECT_GT(refused, 20u);
+}
+
+TEST(ArenaPlacementTest, PassThatMergedPastTheBoundCannotFinishUnderIt) {
+  // Buffer 2's walk merges the ranges of 0 and 1 (two) before it finds the
+  // gap above them: a pass under one range per buffer had cut it short.
+  std::vector<ArenaBuffer> buffers = {
+      {64, 64, 0, 1}, {64, 64, 0, 1}, {64, 64, 1, 2}, {64, 64, 2, 3}};
+  arena::Instance instance(buffers);
+  std::vector<uint32_t> order = {0, 1, 2, 3};
+  arena::GreedyPass pass(instance, order, arena::Fit::Lowest);
+  EXPECT_FALSE(pass.place(/*maxRanges=*/3));
+  EXPECT_FALSE(pass.canFinish(1));
+  EXPECT_TRUE(pass.canFinish(2));
+  std::vector<uint64_t> expected;
+  uint64_t arena = *arena::placeGreedy(instance, order, arena::Fit::Lowest,
+                                       expected, UINT64_MAX, 2);
+  EXPECT_EQ(pass.finish(2), arena);
+  EXPECT_EQ(pass.offsets, expected);
+}
+
 } // namespace

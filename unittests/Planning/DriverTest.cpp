@@ -92,4 +92,38 @@ TEST(DriverTest, ArenaBudgetReplansUntilTheArenaFits) {
   EXPECT_LE(placeStepArena(planned, after, 64).layout.arenaBytes, 256u);
 }
 
+TEST(DriverTest, KeepsThePlacedArenaOfTheKeptPlan) {
+  Program program = makeTwoBranches();
+  PlanningOptions options;
+  options.schedule = false;
+  options.budget = Budget::ofBytes(256);
+  StepPlan plan = planStep(program, options);
+  ASSERT_TRUE(plan.arenaAfter.has_value());
+  Program planned = materialize(program, plan.result.plan);
+  MemoryProfile after = computeMemoryProfile(planned, false);
+  StepArena placed = placeStepArena(planned, after, 64);
+  EXPECT_EQ(plan.arenaAfter->buffers, placed.buffers);
+  EXPECT_EQ(plan.arenaAfter->layout.offsets, placed.layout.offsets);
+  EXPECT_EQ(plan.arenaAfter->layout.arenaBytes, placed.layout.arenaBytes);
+  // Without an arena budget nothing was placed after planning.
+  options.arenaBudget = false;
+  EXPECT_FALSE(planStep(program, options).arenaAfter.has_value());
+}
+
+TEST(DriverTest, PlacedArenaLendsItsLayoutOnlyToTheSameBuffers) {
+  Program program = makeTwoBranches();
+  MemoryProfile profile = computeMemoryProfile(program, false);
+  StepArena placed = placeStepArena(program, profile, 64);
+  // A made-up layout shows whose layout was taken.
+  StepArena lent = placed;
+  lent.layout.arenaBytes = 12345;
+  EXPECT_EQ(placeStepArena(program, profile, 64, ArenaStrategy::Best, &lent)
+                .layout.arenaBytes,
+            12345u);
+  lent.buffers.back().bytes += 64;
+  EXPECT_EQ(placeStepArena(program, profile, 64, ArenaStrategy::Best, &lent)
+                .layout.arenaBytes,
+            placed.layout.arenaBytes);
+}
+
 } // namespace

@@ -12,6 +12,7 @@
 #define REMAT_PLANNING_ARENABUDGET_H
 
 #include "remat/Planning/Solver.h"
+#include "remat/Planning/StepArena.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -36,16 +37,19 @@ struct ArenaBudgetResult {
   /// The plan kept: among those whose arena fits, the fewest extra FLOPs
   /// (then the smaller arena); when none fits, the smallest arena.
   SolverResult result;
-  uint64_t arenaBytes = 0;
+  /// The kept plan's step, placed.
+  StepArena arena;
   /// The live budget the kept plan was solved against.
   uint64_t liveTarget = 0;
   /// Plans made, the first one included.
   unsigned plans = 0;
   bool fits = false;
+
+  uint64_t arenaBytes() const { return arena.layout.arenaBytes; }
 };
 
-/// The arena bytes of `program` after `plan` (Best placement).
-uint64_t plannedArenaBytes(const Program &program, const Plan &plan,
+/// The arena of `program` after `plan` (Best placement).
+StepArena plannedStepArena(const Program &program, const Plan &plan,
                            uint64_t alignment, bool countInputs);
 
 /// `first` is the plan solved against the live target options.arenaBudget;

@@ -37,6 +37,11 @@ struct ArenaBuffer {
   int64_t last;
 };
 
+inline bool operator==(const ArenaBuffer &a, const ArenaBuffer &b) {
+  return a.bytes == b.bytes && a.alignment == b.alignment &&
+         a.first == b.first && a.last == b.last;
+}
+
 /// The largest arena a layout may have: the largest size a memref (and so
 /// the lowering's one arena allocation) can have.
 constexpr uint64_t kMaxArenaBytes = INT64_MAX;

@@ -84,6 +84,9 @@ struct StepPlan {
   /// with live budgets).
   std::optional<uint64_t> liveTargetBytes;
   unsigned plans = 1;
+  /// The kept plan's step placed, when planning placed it (under an arena
+  /// budget): placeStepArena takes its layout rather than placing again.
+  std::optional<StepArena> arenaAfter;
   double solveMs = 0;
   /// Set when the budget is below the step's floor and nothing was searched
   /// (PlanningOptions::searchBelowFloor): `result` is then the given step,

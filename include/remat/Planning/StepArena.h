@@ -38,10 +38,13 @@ struct StepArena {
 
 /// The buffers of `program` under `profile` (computed with the same
 /// `countInputs`), placed with `strategy`; offsets are multiples of
-/// `alignment`.
+/// `alignment`. `placedBefore`, an arena placed earlier with the same
+/// strategy, lends its layout when its buffers are these: placement is a
+/// function of the buffers, and planning places the plan it keeps.
 StepArena placeStepArena(const Program &program, const MemoryProfile &profile,
                          uint64_t alignment,
-                         ArenaStrategy strategy = ArenaStrategy::Best);
+                         ArenaStrategy strategy = ArenaStrategy::Best,
+                         const StepArena *placedBefore = nullptr);
 
 } // namespace remat
 

@@ -15,11 +15,11 @@
 
 using namespace remat;
 
-uint64_t remat::plannedArenaBytes(const Program &program, const Plan &plan,
+StepArena remat::plannedStepArena(const Program &program, const Plan &plan,
                                   uint64_t alignment, bool countInputs) {
   Program planned = materialize(program, plan);
   MemoryProfile profile = computeMemoryProfile(planned, countInputs);
-  return placeStepArena(planned, profile, alignment).layout.arenaBytes;
+  return placeStepArena(planned, profile, alignment);
 }
 
 namespace {
@@ -39,8 +39,9 @@ remat::fitArenaBudget(const Program &program,
   ArenaBudgetResult kept;
   bool haveKept = false;
   auto consider = [&](SolverResult result, uint64_t target) {
-    uint64_t arena = plannedArenaBytes(program, result.plan, options.alignment,
-                                       options.countInputs);
+    StepArena placed = plannedStepArena(program, result.plan, options.alignment,
+                                        options.countInputs);
+    uint64_t arena = placed.layout.arenaBytes;
     bool fits = arena <= budget;
     ++kept.plans;
     bool better;
@@ -51,12 +52,12 @@ remat::fitArenaBudget(const Program &program,
     else if (fits)
       better = result.extraFlops != kept.result.extraFlops
                    ? result.extraFlops < kept.result.extraFlops
-                   : arena < kept.arenaBytes;
+                   : arena < kept.arenaBytes();
     else
-      better = arena < kept.arenaBytes;
+      better = arena < kept.arenaBytes();
     if (better) {
       kept.result = result;
-      kept.arenaBytes = arena;
+      kept.arena = std::move(placed);
       kept.liveTarget = target;
       kept.fits = fits;
       haveKept = true;

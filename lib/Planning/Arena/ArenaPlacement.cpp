@@ -19,7 +19,9 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <cassert>
 #include <numeric>
+#include <variant>
 
 using namespace remat;
 using namespace remat::arena;
@@ -148,25 +150,81 @@ private:
   std::vector<Placed> byOffset;
 };
 
-/// The greedy pass over `taken`, a PlacedList or an OccupancyTree.
-template <typename Taken>
-std::optional<uint64_t> placeInto(Taken &taken, const Instance &instance,
-                                  llvm::ArrayRef<uint32_t> order, Fit fit,
-                                  std::vector<uint64_t> &offsets,
-                                  uint64_t maxRanges,
-                                  uint64_t rangesPerBuffer) {
-  offsets.assign(instance.buffers.size(), 0);
-  // The walk stops one range past maxRanges, so that the pass is dropped
-  // below, or at what the buffers so far may merge.
-  uint64_t merged = 0, dropAt = llvm::SaturatingAdd(maxRanges, uint64_t(1));
-  uint64_t credit = 0;
+} // namespace
+
+/// The placed bytes a pass finds gaps in: a PlacedList on small steps, an
+/// OccupancyTree on large ones (placeGreedy).
+using TakenBytes = std::variant<PlacedList, OccupancyTree>;
+
+struct GreedyPass::Taken {
+  TakenBytes bytes;
+};
+
+static TakenBytes takenFor(const Instance &instance,
+                                  llvm::ArrayRef<uint32_t> order) {
+  if (instance.occupying.size() <= kLargeInstance)
+    return PlacedList(order.size());
+  // A buffer's gaps are those of the bytes that the placed buffers meeting
+  // its steps take; the tree yields them bottom up without visiting the
+  // placed buffers one by one (a training step's activations meet almost
+  // every other buffer, so a scan is quadratic).
+  std::vector<int64_t> steps;
+  steps.reserve(2 * order.size());
   for (uint32_t i : order) {
+    steps.push_back(instance.buffers[i].first);
+    steps.push_back(instance.buffers[i].last);
+  }
+  return OccupancyTree(steps);
+}
+
+GreedyPass::GreedyPass(const Instance &instance,
+                       llvm::ArrayRef<uint32_t> order, Fit fit)
+    : offsets(instance.buffers.size(), 0), instance(instance), order(order),
+      fit(fit), taken(std::make_unique<Taken>(Taken{takenFor(instance, order)})) {}
+
+GreedyPass::GreedyPass(GreedyPass &&) = default;
+GreedyPass::~GreedyPass() = default;
+
+std::optional<uint64_t> GreedyPass::place(uint64_t maxRanges,
+                                          uint64_t rangesPerBuffer) {
+  walksUnbounded &= rangesPerBuffer == UINT64_MAX;
+  return std::visit(
+      [&](auto &bytes) { return placeFrom(bytes, maxRanges, rangesPerBuffer); },
+      taken->bytes);
+}
+
+bool GreedyPass::canFinish(uint64_t rangesPerBuffer) const {
+  return dropped && walksUnbounded && rangesPerBuffer >= leastRangesPerBuffer;
+}
+
+uint64_t GreedyPass::finish(uint64_t rangesPerBuffer) {
+  assert(canFinish(rangesPerBuffer) && "finish needs a pass it can go on");
+  walksUnbounded = false;
+  return *std::visit(
+      [&](auto &bytes) {
+        return placeFrom(bytes, UINT64_MAX, rangesPerBuffer);
+      },
+      taken->bytes);
+}
+
+template <typename Bytes>
+std::optional<uint64_t> GreedyPass::placeFrom(Bytes &taken, uint64_t maxRanges,
+                                              uint64_t rangesPerBuffer) {
+  // The walk stops one range past maxRanges, so that the pass is dropped
+  // below, or at what the buffers so far may merge: the bound banks
+  // rangesPerBuffer for every buffer of the order up to the one placed.
+  uint64_t dropAt = llvm::SaturatingAdd(maxRanges, uint64_t(1));
+  uint64_t credit = llvm::SaturatingMultiply(rangesPerBuffer, uint64_t(next));
+  dropped = false;
+  for (; next < order.size(); ++next) {
+    uint32_t i = order[next];
     credit = llvm::SaturatingAdd(credit, rangesPerBuffer);
     const ArenaBuffer &buffer = instance.buffers[i];
     uint64_t size = instance.sizes[i];
     uint64_t alignment = alignmentOf(buffer);
     uint64_t bestOffset = 0, bestGap = 0;
     bool found = false;
+    uint64_t mergedBefore = merged;
     uint64_t top = taken.forEachGap(
         buffer.first, buffer.last,
         [&](uint64_t begin, uint64_t end) {
@@ -181,8 +239,17 @@ std::optional<uint64_t> placeInto(Taken &taken, const Instance &instance,
           return fit != Fit::Lowest;
         },
         merged, std::min(dropAt, credit));
-    if (merged > maxRanges)
+    if (merged > maxRanges) {
+      // The buffer is placed again when the pass goes on.
+      merged = mergedBefore;
+      dropped = true;
       return std::nullopt;
+    }
+    // A banked bound of r per buffer cuts no walk short while the ranges
+    // merged up to each buffer stay below r times its position (counting
+    // from 1); forEachGap checks the bound before each merge.
+    leastRangesPerBuffer =
+        std::max(leastRangesPerBuffer, merged / (next + 1) + 1);
     uint64_t offset = found ? bestOffset : llvm::alignTo(top, alignment);
     offsets[i] = offset;
     taken.insert(buffer.first, buffer.last, offset, offset + size);
@@ -190,32 +257,16 @@ std::optional<uint64_t> placeInto(Taken &taken, const Instance &instance,
   return instance.arenaOf(offsets);
 }
 
-} // namespace
-
 std::optional<uint64_t> arena::placeGreedy(const Instance &instance,
                                            llvm::ArrayRef<uint32_t> order,
                                            Fit fit,
                                            std::vector<uint64_t> &offsets,
                                            uint64_t maxRanges,
                                            uint64_t rangesPerBuffer) {
-  if (instance.occupying.size() <= kLargeInstance) {
-    PlacedList taken(order.size());
-    return placeInto(taken, instance, order, fit, offsets, maxRanges,
-                     rangesPerBuffer);
-  }
-  // A buffer's gaps are those of the bytes that the placed buffers meeting
-  // its steps take; the tree yields them bottom up without visiting the
-  // placed buffers one by one (a training step's activations meet almost
-  // every other buffer, so a scan is quadratic).
-  std::vector<int64_t> steps;
-  steps.reserve(2 * order.size());
-  for (uint32_t i : order) {
-    steps.push_back(instance.buffers[i].first);
-    steps.push_back(instance.buffers[i].last);
-  }
-  OccupancyTree taken(steps);
-  return placeInto(taken, instance, order, fit, offsets, maxRanges,
-                   rangesPerBuffer);
+  GreedyPass pass(instance, order, fit);
+  std::optional<uint64_t> arena = pass.place(maxRanges, rangesPerBuffer);
+  offsets = std::move(pass.offsets);
+  return arena;
 }
 
 namespace {
@@ -487,12 +538,20 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
     orders.resize(2);
   std::vector<uint32_t> bestOrder;
   Fit bestFit = Fit::Smallest;
+  // The fallback below is this pass under a per-buffer bound; when it was
+  // dropped with no walk that bound would have cut, it goes on from there.
+  std::optional<GreedyPass> fallbackStart;
   for (const std::vector<uint32_t> &order : orders) {
     for (Fit fit : {Fit::Smallest, Fit::Lowest}) {
-      std::optional<uint64_t> arena =
-          placeGreedy(instance, order, fit, offsets, maxRanges(instance));
-      if (!arena)
+      GreedyPass pass(instance, order, fit);
+      std::optional<uint64_t> arena = pass.place(maxRanges(instance));
+      if (!arena) {
+        if (&order == &orders.front() && fit == Fit::Lowest &&
+            pass.canFinish(kFallbackRangesPerBuffer))
+          fallbackStart.emplace(std::move(pass));
         continue;
+      }
+      offsets = std::move(pass.offsets);
       if (first || *arena < layout.arenaBytes) {
         layout.arenaBytes = *arena;
         layout.offsets = offsets;
@@ -513,9 +572,14 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
     // it meets.
     bestOrder = orders.front();
     bestFit = Fit::Lowest;
-    layout.arenaBytes =
-        *placeGreedy(instance, bestOrder, bestFit, layout.offsets,
-                     UINT64_MAX, kFallbackRangesPerBuffer);
+    if (fallbackStart) {
+      layout.arenaBytes = fallbackStart->finish(kFallbackRangesPerBuffer);
+      layout.offsets = std::move(fallbackStart->offsets);
+    } else {
+      layout.arenaBytes =
+          *placeGreedy(instance, bestOrder, bestFit, layout.offsets,
+                       UINT64_MAX, kFallbackRangesPerBuffer);
+    }
   }
   // On small steps a second search settles from the same start, and the
   // lower arena of the two is kept: each finds layouts the other misses

@@ -11,6 +11,7 @@
 #include "remat/Planning/ArenaPlacement.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -67,6 +68,54 @@ std::optional<uint64_t> placeGreedy(const Instance &instance,
                                     std::vector<uint64_t> &offsets,
                                     uint64_t maxRanges = UINT64_MAX,
                                     uint64_t rangesPerBuffer = UINT64_MAX);
+
+/// placeGreedy's pass as an object that keeps what it placed when it is
+/// dropped. A dropped pass whose gap walks so far each stayed under the
+/// banked bound of `rangesPerBuffer` per buffer has placed its first
+/// buffers exactly as a pass under that bound would have: finish() goes on
+/// from there, instead of placing them all again.
+class GreedyPass {
+public:
+  GreedyPass(const Instance &instance, llvm::ArrayRef<uint32_t> order,
+             Fit fit);
+  GreedyPass(GreedyPass &&);
+  ~GreedyPass();
+
+  /// placeGreedy(instance, order, fit, offsets, maxRanges, rangesPerBuffer).
+  std::optional<uint64_t> place(uint64_t maxRanges,
+                                uint64_t rangesPerBuffer = UINT64_MAX);
+  /// Whether place() dropped the pass at a point from which finish() may
+  /// go on under `rangesPerBuffer`: every walk was unbounded, and each
+  /// merged fewer ranges than the banked bound would have let it.
+  bool canFinish(uint64_t rangesPerBuffer) const;
+  /// After canFinish(rangesPerBuffer): the arena of placeGreedy(instance,
+  /// order, fit, offsets, UINT64_MAX, rangesPerBuffer), with the same
+  /// offsets.
+  uint64_t finish(uint64_t rangesPerBuffer);
+
+  /// The offsets placed so far (all of them once a pass completes).
+  std::vector<uint64_t> offsets;
+
+private:
+  struct Taken;
+  template <typename Bytes>
+  std::optional<uint64_t> placeFrom(Bytes &taken, uint64_t maxRanges,
+                                    uint64_t rangesPerBuffer);
+
+  const Instance &instance;
+  llvm::ArrayRef<uint32_t> order;
+  Fit fit;
+  std::unique_ptr<Taken> taken;
+  /// The position in `order` of the next buffer to place.
+  size_t next = 0;
+  /// Ranges the walks of the placed buffers merged.
+  uint64_t merged = 0;
+  /// The least per-buffer bound under which no walk so far would have
+  /// been cut short.
+  uint64_t leastRangesPerBuffer = 0;
+  bool walksUnbounded = true;
+  bool dropped = false;
+};
 /// Branch and bound for a placement with a smaller arena than `layout`'s,
 /// visiting at most `nodeBudget` nodes; improves `layout` in place. Returns
 /// whether the search finished, i.e. `layout` is optimal.

@@ -6,7 +6,8 @@ using namespace remat;
 
 StepArena remat::placeStepArena(const Program &program,
                                 const MemoryProfile &profile,
-                                uint64_t alignment, ArenaStrategy strategy) {
+                                uint64_t alignment, ArenaStrategy strategy,
+                                const StepArena *placedBefore) {
   StepArena arena;
   auto addValue = [&](ValueId value) {
     const ValueInfo &info = program.values[value];
@@ -34,6 +35,9 @@ StepArena remat::placeStepArena(const Program &program,
     for (ValueId result : program.ops[op].results)
       addValue(result);
   }
-  arena.layout = placeArena(arena.buffers, strategy);
+  if (placedBefore && placedBefore->buffers == arena.buffers)
+    arena.layout = placedBefore->layout;
+  else
+    arena.layout = placeArena(arena.buffers, strategy);
   return arena;
 }

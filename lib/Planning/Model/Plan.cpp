@@ -200,6 +200,8 @@ static void dropDeadOriginals(const Program &program, Program &result,
   std::vector<OpId> newIndex(result.ops.size(), kNone);
   std::vector<OpInfo> ops;
   std::vector<bool> isCopy;
+  ops.reserve(result.ops.size());
+  isCopy.reserve(result.ops.size());
   for (OpId i = 0; i < result.ops.size(); ++i) {
     if (dead[i]) {
       for (ValueId r : result.ops[i].results)

@@ -25,6 +25,7 @@
 #include "remat/Planning/MemoryProfile.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -115,8 +116,11 @@ private:
     /// moves are evaluated exactly in this order.
     uint64_t gain = 0;
   };
-  std::optional<Move> move(const Evaluated &state, OpId position,
-                           ValueId live, unsigned depth) const;
+  /// The moves that recompute `live` after `position`, one per chain depth
+  /// of kChainDepths (in that order) that makes a move: the reader, the
+  /// insertion point and the gain do not depend on the depth.
+  llvm::SmallVector<Move, 5> movesFor(const Evaluated &state, OpId position,
+                                      ValueId live) const;
   /// Evaluates `moves` best estimate first, in growing batches, and returns
   /// the best state of the first batch that lowers the excess, else the
   /// best of all (which does not).
@@ -161,16 +165,16 @@ Evaluated ReachSearch::evaluate(Plan plan) const {
   return e;
 }
 
-std::optional<ReachSearch::Move>
-ReachSearch::move(const Evaluated &state, OpId position, ValueId live,
-                  unsigned depth) const {
+llvm::SmallVector<ReachSearch::Move, 5>
+ReachSearch::movesFor(const Evaluated &state, OpId position,
+                      ValueId live) const {
   const Program &program = state.program;
   const ValueInfo &info = program.values[live];
   ValueId origin = info.origin == kNone ? live : info.origin;
   OpId def = base.values[origin].def;
   if (!base.canRecompute(def) ||
       base.values[origin].bytes < options.minRematBytes)
-    return std::nullopt;
+    return {};
 
   // The next reader after `position`, as an original op: an original op
   // itself, or the op in front of which the copy that reads it is made.
@@ -181,13 +185,13 @@ ReachSearch::move(const Evaluated &state, OpId position, ValueId live,
     if (llvm::is_contained(program.ops[p].operands, live))
       reader = p;
   if (reader == kNone)
-    return std::nullopt;
+    return {};
   // Copies sit in front of the next original op that stays.
   OpId before = kNone;
   for (OpId p = reader; p < numOps && before == kNone; ++p)
     before = originalAt[p];
   if (before == kNone || before <= def)
-    return std::nullopt;
+    return {};
   OpId insertAt = state.map.opIndex[before];
   // The new copy goes ahead of the copies already in front of `before`.
   while (insertAt > 0 && state.map.isCopy[insertAt - 1])
@@ -212,25 +216,6 @@ ReachSearch::move(const Evaluated &state, OpId position, ValueId live,
     return range.end != kNone && range.end >= insertAt;
   };
 
-  // Breadth-first back from the value, `depth` levels at most: operands
-  // whose producers lie deeper are kept alive instead.
-  std::vector<OpId> chain{def};
-  std::vector<unsigned> level{0};
-  for (size_t i = 0; i < chain.size(); ++i)
-    for (ValueId operand : base.ops[chain[i]].operands) {
-      OpId producer = base.values[operand].def;
-      if (producer == kNone || llvm::is_contained(chain, producer) ||
-          liveVersionAt(operand))
-        continue;
-      const OpInfo &op = base.ops[producer];
-      if (op.canRecompute() && level[i] < depth &&
-          chain.size() < kMaxChainOps) {
-        chain.push_back(producer);
-        level.push_back(level[i] + 1);
-      }
-    }
-  llvm::sort(chain);
-
   // `live` dies at its last reader up to `position` (or where it is made)
   // instead of at `insertAt`.
   const LiveRange &range = state.profile.ranges[live];
@@ -245,7 +230,30 @@ ReachSearch::move(const Evaluated &state, OpId position, ValueId live,
     uint64_t bytes = state.profile.liveBytes[p];
     gain += std::min<uint64_t>(info.bytes, bytes > budget ? bytes - budget : 0);
   }
-  return Move{Recompute{origin, before, std::move(chain)}, gain};
+
+  llvm::SmallVector<Move, 5> moves;
+  for (unsigned depth : kChainDepths) {
+    // Breadth-first back from the value, `depth` levels at most: operands
+    // whose producers lie deeper are kept alive instead.
+    std::vector<OpId> chain{def};
+    std::vector<unsigned> level{0};
+    for (size_t i = 0; i < chain.size(); ++i)
+      for (ValueId operand : base.ops[chain[i]].operands) {
+        OpId producer = base.values[operand].def;
+        if (producer == kNone || llvm::is_contained(chain, producer) ||
+            liveVersionAt(operand))
+          continue;
+        const OpInfo &op = base.ops[producer];
+        if (op.canRecompute() && level[i] < depth &&
+            chain.size() < kMaxChainOps) {
+          chain.push_back(producer);
+          level.push_back(level[i] + 1);
+        }
+      }
+    llvm::sort(chain);
+    moves.push_back(Move{Recompute{origin, before, std::move(chain)}, gain});
+  }
+  return moves;
 }
 
 std::optional<Evaluated>
@@ -300,14 +308,12 @@ Plan ReachSearch::run(Plan start) {
             state.program.values[live].def == position ||
             llvm::is_contained(op.operands, live))
           continue;
-        for (unsigned depth : kChainDepths) {
-          std::optional<Move> added = move(state, position, live, depth);
+        for (Move &added : movesFor(state, position, live)) {
           // The same move comes up from several positions and depths.
-          if (added && tried.insert({added->recompute.value,
-                                     added->recompute.before,
-                                     added->recompute.chain})
-                           .second)
-            moves.push_back(std::move(*added));
+          if (tried.insert({added.recompute.value, added.recompute.before,
+                            added.recompute.chain})
+                  .second)
+            moves.push_back(std::move(added));
         }
       }
       // The worst few positions first, then all of them.
