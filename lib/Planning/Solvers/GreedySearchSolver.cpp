@@ -114,8 +114,9 @@ private:
   /// Greedy and the search are heuristics: a budget run can miss a peak the
   /// minimizing run reaches (its search starts from another plan), and the
   /// strategies that recompute every residual (checkpoint-all) or all but
-  /// every sqrt(n)-th (sqrt-n), or XLA's rule (on small programs), can go
-  /// lower than either. Where the budget is missed, or under `min`, their
+  /// every sqrt(n)-th (sqrt-n), checkpointing at the forward part's cuts
+  /// (segments), or XLA's rule (on small programs), can go lower than
+  /// either. Where the budget is missed, or under `min`, their
   /// plans are candidates too, judged by the one rule (isBetterResult); one
   /// that meets a budget is pruned of the recomputations it does not need.
   void considerOtherStarts(const Program &program, const SolverOptions &options,
@@ -127,7 +128,7 @@ private:
     if (Clock::now() >= deadline)
       return;
     std::vector<std::pair<std::string, SolverResult>> starts;
-    for (const char *name : {"checkpoint-all", "sqrt-n"})
+    for (const char *name : {"checkpoint-all", "sqrt-n", "segments"})
       starts.push_back({std::string(name) + "'s plan",
                         createSolver(name)->solve(program, options)});
     // xla's rule evaluates the whole program per step, O(ops^2): only on
