@@ -9,6 +9,7 @@
 
 #include "remat/Autodiff/GradientRules.h"
 #include "remat/Dialect/Remat/RematDialect.h"
+#include "remat/Tosa/ActivationKernels.h"
 #include "remat/Tosa/SoftmaxKernels.h"
 #include "remat/Tosa/WindowKernels.h"
 
@@ -167,7 +168,8 @@ LogicalResult groupedConvolutionRule(GradientRequest &r) {
 }
 
 /// A linalg.generic has a derivative when it is a kernel that says what it
-/// computes. The softmax kernel's rule differentiates the whole softmax
+/// computes. The GELU kernel's rule reads its input only. The softmax
+/// kernel's rule differentiates the whole softmax
 /// (through the maximum and the sum it reads) from its result: the maximum
 /// and the sum receive no adjoint, so their kernels emit nothing.
 LogicalResult genericRule(GradientRequest &r) {
@@ -180,9 +182,14 @@ LogicalResult genericRule(GradientRequest &r) {
                                   r.grad(), axis.getInt(), logOutput));
     return success();
   }
+  if (r.op->hasAttr(kTanhGeluAttrName)) {
+    r.set(0, buildTanhGeluGradient(r.builder(), r.tosa.getLoc(), r.operand(0),
+                                   r.grad()));
+    return success();
+  }
   return r.op->emitError("remat-autodiff: no derivative rule for this "
-                         "linalg.generic (only Remat's softmax kernels have "
-                         "one)");
+                         "linalg.generic (only Remat's softmax and GELU "
+                         "kernels have one)");
 }
 
 } // namespace

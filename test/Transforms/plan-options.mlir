@@ -13,7 +13,7 @@
 // BUDGET: error: invalid budget option 'lots': malformed budget 'lots'
 // NEGATIVE: error: invalid budget option '-3MiB': budget must not be negative
 // FRACTION: error: invalid budget option '1.5': a budget fraction must be in (0, 1]
-// SOLVER: error: unknown solver 'magic'; available: greedy,ilp,chain,checkpoint-all,sqrt-n,xla,none
+// SOLVER: error: unknown solver 'magic'; available: greedy,ilp,chain,checkpoint-all,sqrt-n,xla,segments,none
 // POLICY: error: unknown policy 'save_all'
 // NONAMES: error: policy 'save_only_these_names' needs names=... (remat.name tags)
 // TIME: error: time-limit must be a positive number of seconds, not 0

@@ -58,7 +58,7 @@ SolverOptions withBudget(uint64_t budget) {
 
 TEST(SolverRegistryTest, KnowsGreedyAndNone) {
   EXPECT_EQ(availableSolvers(),
-            "greedy,ilp,chain,checkpoint-all,sqrt-n,xla,none");
+            "greedy,ilp,chain,checkpoint-all,sqrt-n,xla,segments,none");
   EXPECT_EQ(createSolver("greedy")->name(), "greedy");
   EXPECT_EQ(createSolver("none")->name(), "none");
   EXPECT_EQ(createSolver("gurobi"), nullptr);

@@ -62,6 +62,9 @@ remat::verifyRematAttribute(StringRef name, Attribute value,
       !isa<IntegerAttr>(value))
     return emitError() << "'" << name << "' is the softmax's axis, got "
                        << value;
+  if (name == kTanhGeluAttrName && !isa<UnitAttr>(value))
+    return emitError() << "'" << kTanhGeluAttrName
+                       << "' is a unit attribute, got " << value;
   if (name == kNeverAttrName && !isa<UnitAttr>(value))
     return emitError() << "'" << kNeverAttrName
                        << "' is a unit attribute, written {" << kNeverAttrName

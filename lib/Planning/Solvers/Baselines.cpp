@@ -95,8 +95,20 @@ Plan remat::planFromRecomputeSet(const Program &program,
     return defA != defB ? defA < defB : a.second < b.second;
   });
   Plan plan;
-  for (auto [before, v] : entries)
-    plan.recomputes.push_back({v, before, {program.values[v].def}});
+  for (auto [before, v] : entries) {
+    // A value written in place into a buffer (a linalg op's init, a copy
+    // into a tensor.empty) is made again with the buffer it is written
+    // into: a chain writes only into buffers it creates, so a copy of the
+    // writer alone would be dropped and the value kept.
+    std::vector<OpId> chain = {program.values[v].def};
+    if (program.values[v].writesInPlace)
+      for (ValueId u = program.values[v].aliasOf;
+           u != kNone && recompute[u] && program.values[u].def != kNone;
+           u = program.values[u].aliasOf)
+        chain.push_back(program.values[u].def);
+    llvm::sort(chain);
+    plan.recomputes.push_back({v, before, std::move(chain)});
+  }
   return plan;
 }
 

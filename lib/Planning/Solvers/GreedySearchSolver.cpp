@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 using namespace remat;
 
@@ -27,7 +28,19 @@ public:
         Clock::now() + std::chrono::duration_cast<Clock::duration>(
                            std::chrono::duration<double>(
                                options.timeLimitSeconds));
-    SolverResult greedy = createGreedySolver()->solve(program, options);
+    // Checkpointing at the forward part's cuts is cheap and often the best
+    // start on deep steps, but greedy and its search can use all of the
+    // time on a loaded machine: it is planned first, with a quarter of it.
+    std::optional<SolverResult> segments;
+    if (options.minimize || options.budgetBytes) {
+      SolverOptions quarter = options;
+      quarter.timeLimitSeconds = options.timeLimitSeconds / 4;
+      segments = createSolver("segments")->solve(program, quarter);
+    }
+    SolverOptions rest = options;
+    rest.timeLimitSeconds =
+        std::chrono::duration<double>(deadline - Clock::now()).count();
+    SolverResult greedy = createGreedySolver()->solve(program, rest);
     uint64_t evaluationsLeft =
         std::max<uint64_t>(kMinEvaluations,
                            kSearchWork / std::max<size_t>(1, program.ops.size()));
@@ -106,7 +119,8 @@ public:
                                    : "greedy missed the budget; local search "
                                      "came closer";
     if (options.minimize || (options.budgetBytes && !best.feasible))
-      considerOtherStarts(program, options, deadline, best);
+      considerOtherStarts(program, options, deadline, std::move(segments),
+                          best);
     return best;
   }
 
@@ -114,22 +128,25 @@ private:
   /// Greedy and the search are heuristics: a budget run can miss a peak the
   /// minimizing run reaches (its search starts from another plan), and the
   /// strategies that recompute every residual (checkpoint-all) or all but
-  /// every sqrt(n)-th (sqrt-n), or XLA's rule (on small programs), can go
-  /// lower than either. Where the budget is missed, or under `min`, their
+  /// every sqrt(n)-th (sqrt-n), checkpointing at the forward part's cuts
+  /// (segments), or XLA's rule (on small programs), can go lower than
+  /// either. Where the budget is missed, or under `min`, their
   /// plans are candidates too, judged by the one rule (isBetterResult); one
   /// that meets a budget is pruned of the recomputations it does not need.
   void considerOtherStarts(const Program &program, const SolverOptions &options,
                            std::chrono::steady_clock::time_point deadline,
+                           std::optional<SolverResult> segments,
                            SolverResult &best) {
     using Clock = std::chrono::steady_clock;
+    std::vector<std::pair<std::string, SolverResult>> starts;
+    if (segments)
+      starts.push_back({"segments's plan", std::move(*segments)});
     // The time limit holds: nothing starts after it, and the minimizing run
     // gets what is left of it.
-    if (Clock::now() >= deadline)
-      return;
-    std::vector<std::pair<std::string, SolverResult>> starts;
-    for (const char *name : {"checkpoint-all", "sqrt-n"})
-      starts.push_back({std::string(name) + "'s plan",
-                        createSolver(name)->solve(program, options)});
+    if (Clock::now() < deadline)
+      for (const char *name : {"checkpoint-all", "sqrt-n"})
+        starts.push_back({std::string(name) + "'s plan",
+                          createSolver(name)->solve(program, options)});
     // xla's rule evaluates the whole program per step, O(ops^2): only on
     // small programs (a thousand ops take tens of milliseconds).
     if (program.ops.size() <= kMaxXlaStartOps && Clock::now() < deadline) {

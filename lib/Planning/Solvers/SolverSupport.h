@@ -60,6 +60,11 @@ Plan planFromRecomputeSet(const Program &program,
 Plan checkpointPlan(const Program &program, const std::vector<bool> &keep,
                     const SolverOptions &options);
 
+/// The forward part's cuts, in program order (SegmentsSolver.cpp): the
+/// buffers that are, somewhere in the forward part, the only recomputable
+/// buffer live from before that point to a forward read after it.
+std::vector<ValueId> forwardCuts(const Program &program);
+
 /// Drops the recomputations `plan` meets its budget without at no more
 /// FLOPs (Prune.cpp); recomputations a checkpoint policy asked for stay.
 /// Skipped on plans too large to try one by one; stops trying at `deadline`.

@@ -1,6 +1,7 @@
 //===- Importer.cpp - ONNX graphs to a func.func of TOSA ------------------===//
 
 #include "Importer.h"
+#include "Operators.h"
 
 #include "AttributeRules.h"
 
@@ -520,5 +521,8 @@ OwningOpRef<ModuleOp> Importer::run() {
   func.setFunctionType(
       builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
   func.setAllArgAttrs(argAttrs);
+  // After the signature is made from `results`, which the fusion may
+  // replace.
+  onnx_import::fuseTanhGelu(func);
   return std::move(module);
 }

@@ -29,6 +29,11 @@ void addIndexingOperators(llvm::StringMap<OpImporter> &table);
 /// Equal, Not, Where, Cast (LogicOperators.cpp).
 void addLogicOperators(llvm::StringMap<OpImporter> &table);
 
+/// Replaces torch.onnx's nine-node tanh GELU with one kernel whose
+/// derivative reads only its input (GeluFusion.cpp); run once the nodes
+/// are imported.
+void fuseTanhGelu(mlir::func::FuncOp func);
+
 inline constexpr float kFloatMax = std::numeric_limits<float>::max();
 
 /// Physical (NHWC) position of ONNX axis `axis` of a 4-D NCHW tensor.

@@ -38,6 +38,10 @@ constexpr llvm::StringLiteral kSaveAttrName = "remat.save";
 /// derivative rule differentiates the whole softmax from the result.
 constexpr llvm::StringLiteral kSoftmaxAttrName = "remat.softmax";
 constexpr llvm::StringLiteral kLogSoftmaxAttrName = "remat.log_softmax";
+/// Marks the linalg.generic computing the tanh approximation of GELU of its
+/// operand 0 (remat/Tosa/ActivationKernels.h), a unit attribute: its
+/// derivative rule reads only that operand.
+constexpr llvm::StringLiteral kTanhGeluAttrName = "remat.tanh_gelu";
 
 /// A step's peak-memory budget, a `#remat.budget<...>`: inherent on
 /// `remat.graph`, a discardable attribute on any other function-like op
