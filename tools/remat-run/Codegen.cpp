@@ -2,7 +2,11 @@
 
 #include "Codegen.h"
 
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Target/TargetMachine.h"
 
 void remat::run::disablePostRaScheduling() {
   llvm::StringRef option = kNoPostRaSchedulingOption;
@@ -14,4 +18,53 @@ void remat::run::disablePostRaScheduling() {
   llvm::cl::Option *scheduler = registered.lookup(name);
   if (scheduler && scheduler->getNumOccurrences() == 0)
     scheduler->addOccurrence(/*pos=*/0, name, value);
+}
+
+std::function<llvm::Error(llvm::Module *)>
+remat::run::makeOptimizer(unsigned optLevel,
+                          llvm::TargetMachine *targetMachine) {
+  return [optLevel, targetMachine](llvm::Module *module) -> llvm::Error {
+    llvm::OptimizationLevel level;
+    switch (optLevel) {
+    case 0:
+      level = llvm::OptimizationLevel::O0;
+      break;
+    case 1:
+      level = llvm::OptimizationLevel::O1;
+      break;
+    case 2:
+      level = llvm::OptimizationLevel::O2;
+      break;
+    default:
+      level = llvm::OptimizationLevel::O3;
+      break;
+    }
+    llvm::LoopAnalysisManager loops;
+    llvm::FunctionAnalysisManager functions;
+    llvm::CGSCCAnalysisManager cgscc;
+    llvm::ModuleAnalysisManager modules;
+    // The standard instrumentations hold the one that skips optnone
+    // functions.
+    llvm::PassInstrumentationCallbacks callbacks;
+    llvm::StandardInstrumentations instrumentations(module->getContext(),
+                                                    /*DebugLogging=*/false);
+    instrumentations.registerCallbacks(callbacks, &modules);
+    // As upstream's transformer tunes it: the vectorizers on, SLP too.
+    llvm::PipelineTuningOptions tuning;
+    tuning.LoopUnrolling = true;
+    tuning.LoopInterleaving = true;
+    tuning.LoopVectorization = true;
+    tuning.SLPVectorization = true;
+    llvm::PassBuilder builder(targetMachine, tuning, std::nullopt, &callbacks);
+    builder.registerModuleAnalyses(modules);
+    builder.registerCGSCCAnalyses(cgscc);
+    builder.registerFunctionAnalyses(functions);
+    builder.registerLoopAnalyses(loops);
+    builder.crossRegisterProxies(loops, functions, cgscc, modules);
+    llvm::ModulePassManager pipeline =
+        optLevel == 0 ? builder.buildO0DefaultPipeline(level)
+                      : builder.buildPerModuleDefaultPipeline(level);
+    pipeline.run(*module, modules);
+    return llvm::Error::success();
+  };
 }

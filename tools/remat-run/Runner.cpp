@@ -6,7 +6,6 @@
 
 #include "remat/Runtime/RematRuntime.h"
 
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
@@ -57,8 +56,7 @@ remat::run::compile(ModuleOp module, unsigned optLevel) {
         "cannot describe the host CPU: " +
         llvm::toString(host ? codegen.takeError() : host.takeError()));
   compiled->host = std::move(*host);
-  compiled->optimize = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
-                                                 compiled->host.get());
+  compiled->optimize = makeOptimizer(optLevel, compiled->host.get());
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = compiled->optimize;
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
