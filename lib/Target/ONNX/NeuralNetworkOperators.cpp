@@ -303,7 +303,16 @@ LogicalResult importGemm(Importer &im, const NodeProto &node) {
     FailureOr<Value> c = im.logical(node.input(2));
     if (failed(c))
       return failure();
+    // C broadcasts to Y (unidirectionally): rank at most 2, each dim that
+    // of Y or 1.
+    auto cType = cast<RankedTensorType>(c->getType());
+    if (cType.getRank() > 2)
+      return im.error() << "input C must have rank at most 2";
     Value cv = tb.expandRank(*c, 2);
+    ArrayRef<int64_t> cs = cast<RankedTensorType>(cv.getType()).getShape();
+    if ((cs[0] != m && cs[0] != 1) || (cs[1] != n && cs[1] != 1))
+      return im.error() << "input C does not broadcast to the " << m << "x"
+                        << n << " result";
     if (beta != 1.0f)
       cv = tb.scale(cv, beta);
     y = tb.add(y, cv);
