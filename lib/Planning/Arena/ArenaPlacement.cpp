@@ -4,9 +4,10 @@
 // among the already placed buffers it conflicts with (the smallest gap that
 // fits, or the lowest), else above them all. The baseline is the order by
 // size (TFLite's arena planner and XNNPACK, Pisarchyk & Lee,
-// arXiv:2001.03288). `Best` tries several orders and both fits, keeps the
-// smallest arena, improves the best order by a bounded local search, and
-// on small instances searches for the optimum (ArenaSearch.cpp).
+// arXiv:2001.03288). `Best` tries several orders (ArenaOrders.cpp) and both
+// fits, keeps the smallest arena, improves the best order by a bounded local
+// search (ArenaLocalSearch.cpp), and on small instances searches for the
+// optimum (ArenaSearch.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +21,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <numeric>
 #include <variant>
 
 using namespace remat;
@@ -269,245 +269,11 @@ std::optional<uint64_t> arena::placeGreedy(const Instance &instance,
   return arena;
 }
 
-namespace {
 
-/// The taken ranges one greedy pass may merge to find gaps. Steps whose
-/// buffers pack well need a handful per buffer and are placed exactly as by
-/// an unbounded pass; on a large fragmented step, a pass that needs more is
-/// dropped instead of growing quadratically. Small steps are always placed
-/// in full: there the passes are cheap and the dropped ones can win.
-uint64_t maxRanges(const Instance &instance) {
+uint64_t arena::maxRanges(const Instance &instance) {
   size_t n = instance.occupying.size();
   return n > kLargeInstance ? kRangesPerBuffer * n : UINT64_MAX;
 }
-
-/// The occupying buffers sorted by `key` (largest first), ties by index.
-template <typename Key>
-std::vector<uint32_t> orderBy(const Instance &instance, Key key) {
-  std::vector<uint32_t> order = instance.occupying;
-  llvm::sort(order, [&](uint32_t a, uint32_t b) {
-    auto keyA = key(a), keyB = key(b);
-    if (keyA != keyB)
-      return keyA > keyB;
-    return a < b;
-  });
-  return order;
-}
-
-/// Most bytes live at any step of each buffer's interval: buffers that sit
-/// across the peak constrain the arena most.
-std::vector<uint64_t> contention(const Instance &instance) {
-  const auto &buffers = instance.buffers;
-  // The load only rises where a buffer starts, so the distinct start steps
-  // are the points to look at.
-  std::vector<int64_t> points;
-  for (uint32_t i : instance.occupying)
-    points.push_back(buffers[i].first);
-  llvm::sort(points);
-  points.erase(std::unique(points.begin(), points.end()), points.end());
-  size_t numPoints = points.size();
-  auto pointIndex = [&](int64_t step) {
-    return static_cast<size_t>(llvm::lower_bound(points, step) -
-                               points.begin());
-  };
-  // Difference array over points: a buffer covers the points in
-  // [index(first), index(last + 1)).
-  std::vector<int64_t> delta(numPoints + 1, 0);
-  std::vector<std::pair<size_t, size_t>> span(buffers.size());
-  for (uint32_t i : instance.occupying) {
-    size_t begin = pointIndex(buffers[i].first);
-    size_t end = static_cast<size_t>(
-        llvm::upper_bound(points, buffers[i].last) - points.begin());
-    span[i] = {begin, end};
-    delta[begin] += static_cast<int64_t>(instance.sizes[i]);
-    delta[end] -= static_cast<int64_t>(instance.sizes[i]);
-  }
-  // Sparse table of range maxima over the loads at the points.
-  std::vector<std::vector<uint64_t>> table(1, std::vector<uint64_t>(numPoints));
-  int64_t running = 0;
-  for (size_t p = 0; p < numPoints; ++p) {
-    running += delta[p];
-    table[0][p] = static_cast<uint64_t>(running);
-  }
-  for (size_t width = 2; width <= numPoints; width *= 2) {
-    const std::vector<uint64_t> &prev = table.back();
-    std::vector<uint64_t> next(numPoints - width + 1);
-    for (size_t p = 0; p + width <= numPoints; ++p)
-      next[p] = std::max(prev[p], prev[p + width / 2]);
-    table.push_back(std::move(next));
-  }
-  std::vector<uint64_t> result(buffers.size(), 0);
-  for (uint32_t i : instance.occupying) {
-    auto [begin, end] = span[i];
-    unsigned level = llvm::Log2_64(end - begin);
-    result[i] = std::max(table[level][begin],
-                         table[level][end - (size_t(1) << level)]);
-  }
-  return result;
-}
-
-/// Per buffer, how many occupying buffers its interval meets (itself
-/// included) and their aligned bytes: all that started by its last step,
-/// less those that ended before its first. O(n log n) by binary search.
-std::pair<std::vector<uint64_t>, std::vector<uint64_t>>
-neighbourhoods(const Instance &instance) {
-  const auto &buffers = instance.buffers;
-  std::vector<int64_t> firsts, lasts;
-  std::vector<std::pair<int64_t, uint64_t>> byFirst, byLast;
-  for (uint32_t i : instance.occupying) {
-    byFirst.push_back({buffers[i].first, instance.sizes[i]});
-    byLast.push_back({buffers[i].last, instance.sizes[i]});
-  }
-  llvm::sort(byFirst);
-  llvm::sort(byLast);
-  // Prefix sums of bytes in each order.
-  std::vector<uint64_t> firstBytes(1, 0), lastBytes(1, 0);
-  for (auto [step, bytes] : byFirst) {
-    firsts.push_back(step);
-    firstBytes.push_back(firstBytes.back() + bytes);
-  }
-  for (auto [step, bytes] : byLast) {
-    lasts.push_back(step);
-    lastBytes.push_back(lastBytes.back() + bytes);
-  }
-  std::vector<uint64_t> count(buffers.size(), 0), bytes(buffers.size(), 0);
-  for (uint32_t i : instance.occupying) {
-    size_t started = llvm::upper_bound(firsts, buffers[i].last) - firsts.begin();
-    size_t ended = llvm::lower_bound(lasts, buffers[i].first) - lasts.begin();
-    count[i] = started - ended;
-    bytes[i] = firstBytes[started] - lastBytes[ended];
-  }
-  return {std::move(count), std::move(bytes)};
-}
-
-/// Orders that look only at sizes, the conflict graph and indices, never at
-/// step numbers: the planner and the lowering number steps differently.
-std::vector<std::vector<uint32_t>> candidateOrders(const Instance &instance) {
-  const auto &sizes = instance.sizes;
-  std::vector<std::vector<uint32_t>> orders;
-  orders.push_back(orderBy(instance, [&](uint32_t i) { return sizes[i]; }));
-  std::vector<uint64_t> load = contention(instance);
-  orders.push_back(orderBy(instance, [&](uint32_t i) {
-    return std::make_pair(load[i], sizes[i]);
-  }));
-  // The bytes a buffer shares steps with: a stand-in for size x lifetime.
-  std::vector<uint64_t> degree, weight;
-  std::tie(degree, weight) = neighbourhoods(instance);
-  orders.push_back(orderBy(instance, [&](uint32_t i) {
-    return std::make_pair(weight[i], sizes[i]);
-  }));
-  orders.push_back(orderBy(instance, [&](uint32_t i) {
-    return std::make_pair(degree[i], sizes[i]);
-  }));
-  // Allocation order (the index): what a bump allocator sees.
-  orders.push_back(instance.occupying);
-  return orders;
-}
-
-/// How the local search judges a try whose arena equals the best one's.
-enum class Plateau {
-  /// Taken: equal arenas drift freely until one settles lower.
-  Drift,
-  /// Taken only if the buffers sit no higher (their bytes weighted by their
-  /// ends). Drifting can wander away from a layout that is one move from a
-  /// lower arena; settling walks downhill towards the layouts with room
-  /// left at the top, which the arena's top then falls into.
-  Settle,
-};
-
-/// The buffers' bytes weighted by where they end: lower is more settled.
-unsigned __int128 height(const Instance &instance,
-                         llvm::ArrayRef<uint64_t> offsets) {
-  unsigned __int128 sum = 0;
-  for (uint32_t i : instance.occupying)
-    sum += static_cast<unsigned __int128>(offsets[i] + instance.sizes[i]) *
-           instance.sizes[i];
-  return sum;
-}
-
-/// Local search on the best greedy order (iterated greedy): each try either
-/// moves the buffer that ends highest to an earlier place in the order, or
-/// (in a second phase) moves one to three buffers anywhere, and is kept when
-/// the arena does not grow (and, with Plateau::Settle, an equal arena's
-/// buffers sit no higher). The first move alone stalls where the top is
-/// held by buffers that only reach it because others sit badly below them
-/// (the backward pass of a training step: weight gradients that live to the
-/// end); the free moves let equal arenas move until one of those settles. Choices come from a
-/// fixed seed, so placement stays deterministic. The number of tries
-/// shrinks with the square of the instance's size: the search pays on small
-/// steps, where a few hundred passes are cheap.
-void improveOrder(const Instance &instance, std::vector<uint32_t> order,
-                  Fit fit, Plateau plateau, ArenaLayout &layout) {
-  size_t n = order.size();
-  if (n < 2)
-    return;
-  constexpr uint64_t kWork = 200'000'000, kMaxTries = 300;
-  uint64_t tries = std::min<uint64_t>(kMaxTries, kWork / (n * n));
-  if (tries < 8)
-    return;
-  uint64_t bound = llvm::alignTo(instance.liveBytes, instance.maxAlignment);
-  uint64_t state = 0x9e3779b97f4a7c15ull;
-  auto next = [&]() {
-    // xorshift64: the same sequence on every platform.
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
-  };
-  std::vector<uint64_t> offsets;
-  unsigned __int128 bestHeight = height(instance, layout.offsets);
-  // First only top moves, then both kinds: the second phase starts from
-  // where the first stalled, so it never ends worse.
-  for (uint64_t attempt = 0; attempt < 2 * tries && layout.arenaBytes > bound;
-       ++attempt) {
-    std::vector<uint32_t> candidate = order;
-    auto move = [&](size_t from, size_t to) {
-      uint32_t moved = candidate[from];
-      candidate.erase(candidate.begin() + from);
-      candidate.insert(candidate.begin() + to, moved);
-    };
-    if (attempt >= tries && next() % 2) {
-      for (uint64_t moves = 1 + next() % 3; moves > 0; --moves) {
-        size_t from = next() % n;
-        move(from, next() % n);
-      }
-    } else {
-      // The buffer whose end is the arena's top (the lowest index on a tie).
-      size_t top = 0;
-      uint64_t topEnd = 0;
-      for (size_t position = 0; position < n; ++position) {
-        uint32_t i = order[position];
-        uint64_t end = layout.offsets[i] + instance.sizes[i];
-        if (end > topEnd || (end == topEnd && i < order[top])) {
-          topEnd = end;
-          top = position;
-        }
-      }
-      if (top == 0) {
-        // Already first: perturb elsewhere, swapping two neighbours.
-        size_t position = 1 + next() % (n - 1);
-        std::swap(candidate[position - 1], candidate[position]);
-      } else {
-        move(top, next() % top);
-      }
-    }
-    std::optional<uint64_t> arena =
-        placeGreedy(instance, candidate, fit, offsets, maxRanges(instance));
-    if (!arena || *arena > layout.arenaBytes)
-      continue;
-    if (plateau == Plateau::Settle) {
-      unsigned __int128 tried = height(instance, offsets);
-      if (*arena == layout.arenaBytes && tried > bestHeight)
-        continue;
-      bestHeight = tried;
-    }
-    layout.arenaBytes = *arena;
-    layout.offsets = offsets;
-    order = std::move(candidate);
-  }
-}
-
-} // namespace
 
 ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
                               ArenaStrategy strategy) {

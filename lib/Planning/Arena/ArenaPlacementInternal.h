@@ -1,7 +1,8 @@
 //===- ArenaPlacementInternal.h - Shared by the arena placers ---*- C++ -*-===//
 //
 // A placement instance and the greedy placer, shared by the heuristics
-// (ArenaPlacement.cpp) and the exact search (ArenaSearch.cpp).
+// (ArenaPlacement.cpp, its orders in ArenaOrders.cpp and its local search in
+// ArenaLocalSearch.cpp) and the exact search (ArenaSearch.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +10,8 @@
 #define REMAT_LIB_PLANNING_ARENAPLACEMENTINTERNAL_H
 
 #include "remat/Planning/ArenaPlacement.h"
+
+#include "llvm/ADT/STLExtras.h"
 
 #include <cstdint>
 #include <memory>
@@ -116,6 +119,58 @@ private:
   bool walksUnbounded = true;
   bool dropped = false;
 };
+
+/// The taken ranges one greedy pass may merge to find gaps. Steps whose
+/// buffers pack well need a handful per buffer and are placed exactly as by
+/// an unbounded pass; on a large fragmented step, a pass that needs more is
+/// dropped instead of growing quadratically. Small steps are always placed
+/// in full: there the passes are cheap and the dropped ones can win.
+uint64_t maxRanges(const Instance &instance);
+
+/// The occupying buffers sorted by `key` (largest first), ties by index.
+template <typename Key>
+std::vector<uint32_t> orderBy(const Instance &instance, Key key) {
+  std::vector<uint32_t> order = instance.occupying;
+  llvm::sort(order, [&](uint32_t a, uint32_t b) {
+    auto keyA = key(a), keyB = key(b);
+    if (keyA != keyB)
+      return keyA > keyB;
+    return a < b;
+  });
+  return order;
+}
+
+/// Orders that look only at sizes, the conflict graph and indices, never at
+/// step numbers: the planner and the lowering number steps differently.
+/// Defined in ArenaOrders.cpp.
+std::vector<std::vector<uint32_t>> candidateOrders(const Instance &instance);
+
+/// How the local search judges a try whose arena equals the best one's.
+enum class Plateau {
+  /// Taken: equal arenas drift freely until one settles lower.
+  Drift,
+  /// Taken only if the buffers sit no higher (their bytes weighted by their
+  /// ends). Drifting can wander away from a layout that is one move from a
+  /// lower arena; settling walks downhill towards the layouts with room
+  /// left at the top, which the arena's top then falls into.
+  Settle,
+};
+
+/// Local search on the best greedy order (iterated greedy): each try either
+/// moves the buffer that ends highest to an earlier place in the order, or
+/// (in a second phase) moves one to three buffers anywhere, and is kept when
+/// the arena does not grow (and, with Plateau::Settle, an equal arena's
+/// buffers sit no higher). The first move alone stalls where the top is
+/// held by buffers that only reach it because others sit badly below them
+/// (the backward pass of a training step: weight gradients that live to the
+/// end); the free moves let equal arenas move until one of those settles.
+/// Choices come from a fixed seed, so placement stays deterministic. The
+/// number of tries shrinks with the square of the instance's size: the
+/// search pays on small steps, where a few hundred passes are cheap.
+/// Defined in ArenaLocalSearch.cpp.
+void improveOrder(const Instance &instance, std::vector<uint32_t> order,
+                  Fit fit, Plateau plateau, ArenaLayout &layout);
+
 /// Branch and bound for a placement with a smaller arena than `layout`'s,
 /// visiting at most `nodeBudget` nodes; improves `layout` in place. Returns
 /// whether the search finished, i.e. `layout` is optimal.
