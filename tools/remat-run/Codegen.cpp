@@ -14,10 +14,12 @@ void remat::run::disablePostRaScheduling() {
   auto [name, value] = option.split('=');
   auto &registered = llvm::cl::getRegisteredOptions();
   // Absent from an LLVM built without that pass: nothing to turn off. Set
-  // once: an option given twice is an error.
+  // once: an option given twice is an error. The pass obeys the option only
+  // when it was given at a position past 0, as from a command line; at 0
+  // it keeps the subtarget's choice, which is on for AMD Zen.
   llvm::cl::Option *scheduler = registered.lookup(name);
   if (scheduler && scheduler->getNumOccurrences() == 0)
-    scheduler->addOccurrence(/*pos=*/0, name, value);
+    scheduler->addOccurrence(/*pos=*/1, name, value);
 }
 
 std::function<llvm::Error(llvm::Module *)>
