@@ -4,21 +4,36 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/ErrorHandling.h"
 
 using namespace mlir;
 using namespace remat;
 
+// GradientRuleFiles.inc, generated from lib/Autodiff/Rules/, holds one
+// REMAT_GRADIENT_RULES(add<Name>) per file there.
+#define REMAT_GRADIENT_RULES(add)                                              \
+  namespace remat {                                                            \
+  void add(GradientRules &rules);                                              \
+  }
+#include "GradientRuleFiles.inc"
+#undef REMAT_GRADIENT_RULES
+
 const GradientRules &GradientRules::get() {
   static const GradientRules rules = [] {
     GradientRules r;
-    addTosaGradients(r);
-    addTosaWindowGradients(r);
-    addTosaIndexGradients(r);
-    addArithMathGradients(r);
-    addLinalgGradients(r);
+#define REMAT_GRADIENT_RULES(add) add(r);
+#include "GradientRuleFiles.inc"
+#undef REMAT_GRADIENT_RULES
     return r;
   }();
   return rules;
+}
+
+void GradientRules::add(StringRef opName, GradientRule rule) {
+  // Two files differentiating one op would make the table depend on the
+  // order the files are listed in.
+  if (!rules.try_emplace(opName, std::move(rule)).second)
+    llvm::report_fatal_error(Twine("two gradient rules for ") + opName);
 }
 
 static bool isSplatConstant(Value v) {

@@ -1,9 +1,10 @@
 //===- GradientRules.h - Derivative rules of ops ----------------*- C++ -*-===//
 //
 // The vector-Jacobian product of each differentiable op, as a rule in a
-// table keyed by the op's name. A rule receives the forward op (its operands
-// and results are forward values of the training step) and the adjoint of
-// each result, and emits the adjoint of each operand that needs one.
+// table keyed by the op's name, filled by the files of lib/Autodiff/Rules/. A
+// rule receives the forward op (its operands and results are forward values of
+// the training step) and the adjoint of each result, and emits the adjoint of
+// each operand that needs one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,9 +53,8 @@ public:
     auto it = rules.find(opName);
     return it == rules.end() ? nullptr : &it->second;
   }
-  void add(llvm::StringRef opName, GradientRule rule) {
-    rules[opName] = std::move(rule);
-  }
+  /// One rule per op: a second one for the same op is a fatal error.
+  void add(llvm::StringRef opName, GradientRule rule);
 
 private:
   llvm::StringMap<GradientRule> rules;
@@ -65,12 +65,16 @@ private:
 /// mask from the result instead of that operand.
 std::optional<unsigned> operandAgainstSplat(mlir::Operation *op);
 
-void addTosaGradients(GradientRules &rules);
-void addTosaWindowGradients(GradientRules &rules);
-void addTosaIndexGradients(GradientRules &rules);
-void addArithMathGradients(GradientRules &rules);
-void addLinalgGradients(GradientRules &rules);
-
 } // namespace remat
+
+/// Opens the function that adds the rules of lib/Autodiff/Rules/<Name>.cpp,
+/// `add` being add<Name>: GradientRules::get calls it for every file in that
+/// folder (the list is made when the build is configured), so a rule, with
+/// a kernel only it uses, is one new file there and nothing else to edit.
+#define REMAT_GRADIENT_RULES_FILE(add)                                         \
+  namespace remat {                                                            \
+  void add(GradientRules &rules);                                              \
+  }                                                                            \
+  void remat::add(GradientRules &rules)
 
 #endif // REMAT_AUTODIFF_GRADIENTRULES_H

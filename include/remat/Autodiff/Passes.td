@@ -37,7 +37,7 @@ def AutodiffPass : Pass<"remat-autodiff", "::mlir::ModuleOp"> {
     model counts no new buffer for it.
 
     Each op's derivative is one rule in a table keyed by the op's name
-    (lib/Autodiff/*Gradients.cpp). Only values that depend on a parameter
+    (lib/Autodiff/Rules/*.cpp). Only values that depend on a parameter
     are differentiated. An op on that path without a rule is an error
     naming it.
 

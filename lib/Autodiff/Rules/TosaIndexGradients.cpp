@@ -28,6 +28,6 @@ LogicalResult gatherRule(GradientRequest &r) {
 
 } // namespace
 
-void remat::addTosaIndexGradients(GradientRules &rules) {
+REMAT_GRADIENT_RULES_FILE(addTosaIndexGradients) {
   rules.add(tosa::GatherOp::getOperationName(), gatherRule);
 }

@@ -337,7 +337,7 @@ GradientRule wrap(Rule rule) {
 
 } // namespace
 
-void remat::addTosaGradients(GradientRules &rules) {
+REMAT_GRADIENT_RULES_FILE(addTosaGradients) {
   rules.add(tosa::AddOp::getOperationName(), wrap(addRule));
   rules.add(tosa::SubOp::getOperationName(), wrap(subRule));
   rules.add(tosa::MulOp::getOperationName(), wrap(mulRule));

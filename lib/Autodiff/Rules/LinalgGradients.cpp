@@ -194,7 +194,7 @@ LogicalResult genericRule(GradientRequest &r) {
 
 } // namespace
 
-void remat::addLinalgGradients(GradientRules &rules) {
+REMAT_GRADIENT_RULES_FILE(addLinalgGradients) {
   rules.add(linalg::MatmulOp::getOperationName(), matmulRule);
   rules.add(linalg::BatchMatmulOp::getOperationName(), batchMatmulRule);
   rules.add(linalg::TransposeOp::getOperationName(), transposeRule);

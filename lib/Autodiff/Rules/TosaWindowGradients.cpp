@@ -128,7 +128,7 @@ LogicalResult depthwiseConv2dRule(GradientRequest &r) {
 
 } // namespace
 
-void remat::addTosaWindowGradients(GradientRules &rules) {
+REMAT_GRADIENT_RULES_FILE(addTosaWindowGradients) {
   rules.add(tosa::Conv2DOp::getOperationName(), conv2dRule);
   rules.add(tosa::DepthwiseConv2DOp::getOperationName(), depthwiseConv2dRule);
   rules.add(tosa::MaxPool2dOp::getOperationName(), maxPoolRule);

@@ -68,7 +68,7 @@ void minMax(GradientRequest &r, Emitter &e, bool max) {
 
 } // namespace
 
-void remat::addArithMathGradients(GradientRules &rules) {
+REMAT_GRADIENT_RULES_FILE(addArithMathGradients) {
   add(rules, arith::AddFOp::getOperationName(),
       [](GradientRequest &r, Emitter &) {
         r.set(0, r.grad());
