@@ -108,6 +108,26 @@ Buffers argMaxScratch(tosa::ArgMaxOp argmax) {
                    getElementTypeOrSelf(argmax.getInput().getType()))};
 }
 
+/// A resize that broadcasts a height or width of 1 to more is lowered as a
+/// resize that keeps those dimensions at 1, then a broadcast into the
+/// result: the first resize's result, [N, OH or 1, OW or 1, C], is a
+/// buffer of its own, unless it has the input's shape with both dimensions
+/// at 1 (that resize folds away).
+Buffers resizeScratch(tosa::ResizeOp resize) {
+  auto in = cast<RankedTensorType>(resize.getInput().getType());
+  auto out = cast<RankedTensorType>(resize.getType());
+  ArrayRef<int64_t> is = in.getShape(), os = out.getShape();
+  bool broadcastH = is[1] == 1 && os[1] != 1;
+  bool broadcastW = is[2] == 1 && os[2] != 1;
+  if (!broadcastH && !broadcastW)
+    return {};
+  SmallVector<int64_t> shape = {os[0], is[1] == 1 ? 1 : os[1],
+                                is[2] == 1 ? 1 : os[2], os[3]};
+  if (shape[1] == 1 && shape[2] == 1 && ArrayRef<int64_t>(shape) == is)
+    return {};
+  return {tensorOf(shape, out.getElementType())};
+}
+
 template <typename OpTy, Buffers (*Fn)(OpTy)>
 struct FunctionScratchModel
     : ScratchBuffersOpInterface::ExternalModel<FunctionScratchModel<OpTy, Fn>,
@@ -134,5 +154,7 @@ void remat::registerScratchBufferModels(DialectRegistry &registry) {
         FunctionScratchModel<tosa::AvgPool2dOp, avgPoolScratch>>(*context);
     tosa::ArgMaxOp::attachInterface<
         FunctionScratchModel<tosa::ArgMaxOp, argMaxScratch>>(*context);
+    tosa::ResizeOp::attachInterface<
+        FunctionScratchModel<tosa::ResizeOp, resizeScratch>>(*context);
   });
 }
