@@ -1,7 +1,8 @@
 //===- PlanTestHelpers.h - Building steps and reading plans in tests -*- C++ -*-//
 //
 // What the plan-rewriting tests share: a one-result op builder, a plan
-// printed as text for readable failures and random recomputation chains.
+// printed as text for readable failures, random recomputation chains and
+// random plans.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <random>
 #include <string>
 
 namespace remat {
@@ -38,6 +40,29 @@ std::vector<OpId> growChain(const Program &program, OpId def, Take take) {
     }
   llvm::sort(chain);
   return chain;
+}
+
+/// A random well-formed plan: up to four recomputations, each of a value in
+/// front of one of its readers, re-executing the value's op and, at random,
+/// the producers of its operands, recursively.
+inline Plan randomPlan(const Program &program, std::mt19937 &rng) {
+  std::vector<std::pair<ValueId, OpId>> uses;
+  for (OpId op = 0; op < program.ops.size(); ++op)
+    for (ValueId operand : program.ops[op].operands)
+      if (program.canRecompute(program.values[operand].def))
+        uses.push_back({operand, op});
+  Plan plan;
+  if (uses.empty())
+    return plan;
+  unsigned count = 1 + rng() % 4;
+  for (unsigned i = 0; i < count; ++i) {
+    auto [value, before] = uses[rng() % uses.size()];
+    plan.recomputes.push_back(
+        {value, before,
+         growChain(program, program.values[value].def,
+                   [&] { return rng() % 3 != 0; })});
+  }
+  return plan;
 }
 
 /// "{value @before: chain ops}" per recomputation.

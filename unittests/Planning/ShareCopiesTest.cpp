@@ -363,29 +363,6 @@ TEST(ShareCopiesTest, SeededInPlaceChainKeepsItsRecomputation) {
   EXPECT_LE(result.peakBytes, replayPlan(program, plan, true).peakBytes);
 }
 
-/// A random well-formed plan: up to four recomputations, each of a value in
-/// front of one of its readers, re-executing the value's op and, at random,
-/// the producers of its operands, recursively.
-Plan randomPlan(const Program &program, std::mt19937 &rng) {
-  std::vector<std::pair<ValueId, OpId>> uses;
-  for (OpId op = 0; op < program.ops.size(); ++op)
-    for (ValueId operand : program.ops[op].operands)
-      if (program.canRecompute(program.values[operand].def))
-        uses.push_back({operand, op});
-  Plan plan;
-  if (uses.empty())
-    return plan;
-  unsigned count = 1 + rng() % 4;
-  for (unsigned i = 0; i < count; ++i) {
-    auto [value, before] = uses[rng() % uses.size()];
-    plan.recomputes.push_back(
-        {value, before,
-         growChain(program, program.values[value].def,
-                   [&] { return rng() % 3 != 0; })});
-  }
-  return plan;
-}
-
 TEST(ShareCopiesTest, RandomPlansNeverGetWorse) {
   constexpr unsigned kNumSeeds = 300;
   std::mt19937 rng(2024);

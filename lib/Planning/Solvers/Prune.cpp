@@ -25,7 +25,7 @@ namespace {
 
 /// One evaluation per recomputation: pruning runs only while
 /// (recomputations x ops) stays under this.
-constexpr size_t kMaxPruneWork = 2'000'000;
+constexpr size_t kMaxPruneWork = 16'000'000;
 
 struct Evaluation {
   uint64_t peakBytes = 0;

@@ -13,7 +13,9 @@
 // and, for each, whether values that are dear to recompute for their size
 // (a dropout mask: a hundred integer ops per byte) are kept beside the cuts,
 // at a few thresholds of FLOPs per byte. Every candidate is evaluated
-// exactly and the best by the solvers' rule (isBetterResult) is returned.
+// exactly; under a budget, those that meet it are then pruned, cheapest
+// first while the time lasts, and the best by the solvers' rule
+// (isBetterResult) is returned.
 //
 //===----------------------------------------------------------------------===//
 
@@ -121,6 +123,14 @@ public:
           return op.mustRecompute && op.recomputable;
         }))
       best = evaluatePlan(program, Plan(), options);
+    auto consider = [&](SolverResult result, const std::string &shape) {
+      if (!best || isBetterResult(result, *best, options)) {
+        best = std::move(result);
+        bestShape = shape;
+      }
+    };
+    // Every shape first, as it is: each is one evaluation.
+    std::vector<std::pair<SolverResult, std::string>> candidates;
     for (double dear : kDearFlopsPerByte) {
       if (best && std::chrono::steady_clock::now() >= deadline)
         break;
@@ -142,19 +152,28 @@ public:
               keep[cuts[j]] = keep[cuts[j]] || !notSaveable[cuts[j]];
         SolverResult result = evaluatePlan(
             program, checkpointPlan(program, keep, options), options);
-        // The budget may leave room beside what is kept: what the plan
-        // meets it without is kept instead of recomputed.
+        std::string shape = describeShape(stride, cuts.size(), dear);
         if (result.feasible && options.budgetBytes && !options.minimize)
-          result = evaluatePlan(
-              program,
-              dropNeedlessRecomputes(program, std::move(result.plan), options,
-                                     deadline),
-              options);
-        if (!best || isBetterResult(result, *best, options)) {
-          best = std::move(result);
-          bestShape = describeShape(stride, cuts.size(), dear);
-        }
+          candidates.push_back({result, shape});
+        consider(std::move(result), shape);
       }
+    }
+    // The budget may leave room beside what is kept: what a plan meets it
+    // without is kept instead of recomputed. Pruning costs an evaluation
+    // per recomputation, so the plans that meet the budget are pruned
+    // cheapest first, as long as the time lasts.
+    llvm::stable_sort(candidates, [](const auto &a, const auto &b) {
+      return a.first.extraFlops < b.first.extraFlops;
+    });
+    for (auto &[result, shape] : candidates) {
+      if (std::chrono::steady_clock::now() >= deadline)
+        break;
+      consider(evaluatePlan(program,
+                            dropNeedlessRecomputes(program,
+                                                   std::move(result.plan),
+                                                   options, deadline),
+                            options),
+               shape);
     }
     best->note = "segments: " + bestShape;
     return std::move(*best);

@@ -85,6 +85,7 @@ SolverResult remat::evaluatePlan(const Program &program, Plan plan,
                                  const SolverOptions &options) {
   SolverResult result;
   dropInvalidRecomputes(program, plan);
+  plan = hoistAboveReaderBuffers(program, std::move(plan));
   Plan shared = shareRecomputedCopies(program, plan);
   // A piece whose readers a later copy of the same value serves is unread.
   dropInvalidRecomputes(program, shared);

@@ -89,13 +89,19 @@ std::optional<Plan> searchForBudget(const Program &program, Plan start,
 /// the peak or the FLOPs.
 Plan shareRecomputedCopies(const Program &program, Plan plan);
 
+/// Moves the recomputations in front of each op above the ops just before
+/// it that only open buffers it reads later (its destination's
+/// `tensor.empty` and fill), so the chains do not run with those buffers
+/// live (HoistRecomputes.cpp). Never raises the peak or the FLOPs.
+Plan hoistAboveReaderBuffers(const Program &program, Plan plan);
+
 /// When a solver stops searching: options.timeLimitSeconds from now (now,
 /// for a negative limit).
 std::chrono::steady_clock::time_point
 solveDeadline(const SolverOptions &options);
 
 /// Builds the result reported for `plan`, after dropOverwrittenReads,
-/// dropUnreadRecomputes and shareRecomputedCopies (kept only where it does
+/// dropUnreadRecomputes, hoistAboveReaderBuffers and shareRecomputedCopies (kept only where it does
 /// not raise the peak or the FLOPs): the peak of the materialized program,
 /// the flops of every chain op and whether the budget holds.
 SolverResult evaluatePlan(const Program &program, Plan plan,
