@@ -14,7 +14,7 @@ that the lowering refuses is a failure, as is any mismatch.
 Writes bench/results/onnx-optimizers.md.
 
     python3 bench/onnx-optimizers.py [--build build] [--models squeezenet ...]
-        [--page onnx-optimizers.md]
+        [--optimizers none sgd ...] [--page onnx-optimizers.md]
 """
 
 import argparse
@@ -55,6 +55,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--models", nargs="*", default=MODELS)
+    parser.add_argument("--optimizers", nargs="*",
+                        default=[o or "none" for o in OPTIMIZERS],
+                        choices=[o or "none" for o in OPTIMIZERS])
     parser.add_argument("--page", default="onnx-optimizers.md",
                         help="the page under bench/results to write")
     args = parser.parse_args()
@@ -76,8 +79,8 @@ def main():
                         [""] * 4)
             failures += 1
             continue
-        for optimizer in OPTIMIZERS:
-            name = optimizer or "none"
+        for name in args.optimizers:
+            optimizer = None if name == "none" else name
             stem = os.path.join(work, "%s.%s" % (model, name))
             autodiff = "loss=mse" + (" optimizer=" + optimizer
                                      if optimizer else "")
@@ -137,7 +140,7 @@ def main():
     write_page(
         args.page,
         "Real models with the optimizer inside: predicted against measured",
-        "`python3 bench/onnx-optimizers.py --models %s%s` on %s. Batch 1, "
+        "`python3 bench/onnx-optimizers.py --models %s%s%s` on %s. Batch 1, "
         "3x32x32, head adapted, mean-squared-error loss; each plan lowered "
         "and run with remat-run -O 0 with one allocation per buffer "
         "(live: predicted / measured bytes) and in one arena (arena: "
@@ -146,6 +149,8 @@ def main():
         "Budget: whether the plan met it (best effort keeps the best plan "
         "otherwise). %d failure(s)."
         % (" ".join(args.models),
+           "" if args.optimizers == [o or "none" for o in OPTIMIZERS]
+           else " --optimizers " + " ".join(args.optimizers),
            "" if args.page == "onnx-optimizers.md" else " --page " + args.page,
            machine_stamp(), failures),
         ["model", "optimizer", "budget", "check", "budget met", "live",
