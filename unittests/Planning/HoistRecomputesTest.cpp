@@ -111,25 +111,18 @@ TEST(HoistRecomputesTest, RandomPlansNeverGetWorse) {
   constexpr unsigned kNumSeeds = 300;
   std::mt19937 rng(2026);
   unsigned moved = 0;
-  for (unsigned seed = 0; seed < kNumSeeds; ++seed) {
-    Program program = generateTrainingStep(seed);
-    bool countInputs = seed % 2;
-    for (unsigned trial = 0; trial < 8; ++trial) {
-      SCOPED_TRACE("seed " + std::to_string(seed) + " trial " +
-                   std::to_string(trial));
-      Plan plan = randomPlan(program, rng);
-      dropInvalidRecomputes(program, plan);
-      ASSERT_EQ(verifyPlan(program, plan), "") << describe(plan);
-      Plan hoisted = hoistAboveReaderBuffers(program, plan);
-      ASSERT_EQ(verifyPlan(program, hoisted), "") << describe(hoisted);
-      Replay before = replayPlan(program, plan, countInputs);
-      Replay after = replayPlan(program, hoisted, countInputs);
-      EXPECT_LE(after.peakBytes, before.peakBytes)
-          << describe(plan) << " -> " << describe(hoisted);
-      EXPECT_EQ(after.flops, before.flops);
-      moved += describe(hoisted) != describe(plan);
-    }
-  }
+  forEachValidRandomPlan(kNumSeeds, rng, [&](const Program &program,
+                                              const Plan &plan,
+                                              bool countInputs) {
+    Plan hoisted = hoistAboveReaderBuffers(program, plan);
+    ASSERT_EQ(verifyPlan(program, hoisted), "") << describe(hoisted);
+    Replay before = replayPlan(program, plan, countInputs);
+    Replay after = replayPlan(program, hoisted, countInputs);
+    EXPECT_LE(after.peakBytes, before.peakBytes)
+        << describe(plan) << " -> " << describe(hoisted);
+    EXPECT_EQ(after.flops, before.flops);
+    moved += describe(hoisted) != describe(plan);
+  });
   // The random plans must exercise the move, not only the trivial path.
   EXPECT_GT(moved, kNumSeeds / 4);
 }

@@ -1,8 +1,8 @@
 //===- PlanTestHelpers.h - Building steps and reading plans in tests -*- C++ -*-//
 //
 // What the plan-rewriting tests share: a one-result op builder, a plan
-// printed as text for readable failures, random recomputation chains and
-// random plans.
+// printed as text for readable failures, random recomputation chains,
+// random plans, and valid random plans of generated training steps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,8 +10,11 @@
 #define REMAT_UNITTESTS_PLANNING_PLANTESTHELPERS_H
 
 #include "remat/Planning/Plan.h"
+#include "remat/Planning/Testing/Generators.h"
 
 #include "llvm/ADT/STLExtras.h"
+
+#include "gtest/gtest.h"
 
 #include <random>
 #include <string>
@@ -76,6 +79,28 @@ inline std::string describe(const Plan &plan) {
     text += "}";
   }
   return text;
+}
+
+/// Calls `check(program, plan, countInputs)` on eight random plans of each
+/// of the first `numSeeds` generated training steps: each drawn from `rng`,
+/// stripped of the recomputations no plan may make (two picks of one use
+/// leave a copy unread; a chain may read a value after an in-place write),
+/// and verified. The property tests of plan rewrites start from these.
+template <typename Check>
+void forEachValidRandomPlan(unsigned numSeeds, std::mt19937 &rng,
+                            Check check) {
+  for (unsigned seed = 0; seed < numSeeds; ++seed) {
+    Program program = generateTrainingStep(seed);
+    bool countInputs = seed % 2;
+    for (unsigned trial = 0; trial < 8; ++trial) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + " trial " +
+                   std::to_string(trial));
+      Plan plan = randomPlan(program, rng);
+      dropInvalidRecomputes(program, plan);
+      ASSERT_EQ(verifyPlan(program, plan), "") << describe(plan);
+      check(program, plan, countInputs);
+    }
+  }
 }
 
 } // namespace remat

@@ -367,34 +367,24 @@ TEST(ShareCopiesTest, RandomPlansNeverGetWorse) {
   constexpr unsigned kNumSeeds = 300;
   std::mt19937 rng(2024);
   unsigned splitPlans = 0, lowerPeaks = 0;
-  for (unsigned seed = 0; seed < kNumSeeds; ++seed) {
-    Program program = generateTrainingStep(seed);
-    bool countInputs = seed % 2;
-    for (unsigned trial = 0; trial < 8; ++trial) {
-      SCOPED_TRACE("seed " + std::to_string(seed) + " trial " +
-                   std::to_string(trial));
-      Plan plan = randomPlan(program, rng);
-      // Two picks of the same use leave the first copy unread; a chain may
-      // read a value after an in-place write, or write into a buffer it
-      // does not create.
-      dropInvalidRecomputes(program, plan);
-      ASSERT_EQ(verifyPlan(program, plan), "") << describe(plan);
-      Plan shared = shareRecomputedCopies(program, plan);
-      EXPECT_EQ(executedChainOps(shared), executedChainOps(plan));
-      EXPECT_EQ(describe(shareRecomputedCopies(program, shared)),
-                describe(shared));
-      // A piece can be left unread; evaluatePlan drops it.
-      dropInvalidRecomputes(program, shared);
-      ASSERT_EQ(verifyPlan(program, shared), "") << describe(shared);
-      uint64_t peak = replayPlan(program, plan, countInputs).peakBytes;
-      uint64_t sharedPeak = replayPlan(program, shared, countInputs).peakBytes;
-      EXPECT_LE(sharedPeak, peak)
-          << describe(plan) << " -> " << describe(shared);
-      EXPECT_LE(replayPlan(program, shared).flops, replayPlan(program, plan).flops);
-      splitPlans += shared.recomputes.size() > plan.recomputes.size();
-      lowerPeaks += sharedPeak < peak;
-    }
-  }
+  forEachValidRandomPlan(kNumSeeds, rng, [&](const Program &program,
+                                              const Plan &plan,
+                                              bool countInputs) {
+    Plan shared = shareRecomputedCopies(program, plan);
+    EXPECT_EQ(executedChainOps(shared), executedChainOps(plan));
+    EXPECT_EQ(describe(shareRecomputedCopies(program, shared)),
+              describe(shared));
+    // A piece can be left unread; evaluatePlan drops it.
+    dropInvalidRecomputes(program, shared);
+    ASSERT_EQ(verifyPlan(program, shared), "") << describe(shared);
+    uint64_t peak = replayPlan(program, plan, countInputs).peakBytes;
+    uint64_t sharedPeak = replayPlan(program, shared, countInputs).peakBytes;
+    EXPECT_LE(sharedPeak, peak) << describe(plan) << " -> " << describe(shared);
+    EXPECT_LE(replayPlan(program, shared).flops,
+              replayPlan(program, plan).flops);
+    splitPlans += shared.recomputes.size() > plan.recomputes.size();
+    lowerPeaks += sharedPeak < peak;
+  });
   // The random plans must exercise the splitting, not only the trivial path.
   EXPECT_GT(splitPlans, kNumSeeds);
   EXPECT_GT(lowerPeaks, kNumSeeds / 2);
