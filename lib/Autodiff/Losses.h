@@ -26,8 +26,10 @@ struct CrossEntropy {
 };
 
 /// Emits the loss with the log-sum-exp shifted by the maximum (no overflow
-/// for large logits). The label's logit is picked by a reduction over the
-/// class axis that compares each class with the label: no one-hot tensor.
+/// for large logits). The sum of exponentials and the label's logit are
+/// each one reduction over the class axis that reads the logits directly,
+/// so the loss allocates nothing the size of the logits (no shifted or
+/// exponentiated copy, no one-hot tensor).
 CrossEntropy emitCrossEntropy(TosaBuilder &tb, mlir::Value logits,
                               mlir::Value labels);
 
