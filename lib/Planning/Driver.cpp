@@ -3,7 +3,10 @@
 #include "remat/Planning/Driver.h"
 
 #include "remat/Planning/ArenaBudget.h"
+#include "remat/Planning/PeakFloor.h"
 #include "remat/Planning/Schedule.h"
+
+#include "PlanMerit.h"
 
 #include <algorithm>
 #include <cassert>
@@ -28,42 +31,48 @@ Clock::time_point halfway(Clock::time_point deadline) {
   return now + (std::max(deadline, now) - now) / 2;
 }
 
-/// The solvers' rule in arena bytes: fitting first, then the fewest extra
-/// FLOPs; without a fit, the smaller arena.
-bool betterArenaFit(const ArenaBudgetResult &a, const ArenaBudgetResult &b) {
-  if (a.fits != b.fits)
-    return a.fits;
-  if (!a.fits && a.arenaBytes() != b.arenaBytes())
-    return a.arenaBytes() < b.arenaBytes();
-  if (a.result.extraFlops != b.result.extraFlops)
-    return a.result.extraFlops < b.result.extraFlops;
-  return a.arenaBytes() < b.arenaBytes();
+/// The program a step plan's ids refer to: the given one, or its
+/// memory-aware order when that order was kept.
+Program keptProgram(const Program &given, const StepPlan &plan) {
+  return plan.order && plan.order->scheduled ? reorder(given, plan.order->order)
+                                             : given;
 }
 
 /// One step's planning under one time limit: every solve gets what is left
 /// of it.
 class StepPlanner {
 public:
-  StepPlanner(const PlanningOptions &options, StepPlan &plan)
-      : options(options), plan(plan),
-        deadline(Clock::now() +
-                 std::chrono::duration_cast<Clock::duration>(
-                     std::chrono::duration<double>(options.timeLimitSeconds))) {
+  StepPlanner(const PlanningOptions &options, StepPlan &plan,
+              Clock::time_point deadline)
+      : options(options), plan(plan), deadline(deadline) {}
+
+  /// Plans the step under plan.solverOptions, then keeps the answers at
+  /// different budgets from contradicting each other: under `min`, plans of
+  /// budgeted solves are candidates too; a missed budget is answered with
+  /// `min`'s plan where that is closer to it (isBetterPlan).
+  void run(const Program &given) {
+    if (options.schedule)
+      planInBetterOrder(given);
+    else
+      planInGivenOrder(given);
+    if (plan.solverOptions.budgetBytes && !plan.result.feasible)
+      keepTheLeastPlanIfCloser(given);
   }
 
+private:
   void planInGivenOrder(const Program &program) {
     if (arenaBudgeted()) {
       SolverResult first = solveBy(program, halfway(deadline));
       keepArenaFit(fitToArena(program, std::move(first), deadline));
     } else {
-      plan.result = solveBy(program, deadline);
+      plan.result = solveInOrder(program, deadline);
     }
   }
 
   /// Plans the step in the memory-aware order of remat-schedule (until half
   /// of the time left) and in its given order (until the deadline), and
-  /// keeps the better plan by the solvers' rule, a tie going to the
-  /// memory-aware order. Without this choice, reordering first can make the
+  /// keeps the better plan (isBetterPlan), a tie going to the memory-aware
+  /// order. Without this choice, reordering first can make the
   /// plan worse: a budget the given order meets can be missed after
   /// reordering.
   void planInBetterOrder(const Program &given) {
@@ -80,21 +89,24 @@ public:
     // share of the time: the choice is between the plans the step would get.
     bool arena = arenaBudgeted();
     Clock::time_point half = halfway(deadline);
-    SolverResult inSchedule = solveBy(scheduled, arena ? halfway(half) : half);
+    SolverResult inSchedule =
+        solveInOrder(scheduled, arena ? halfway(half) : half);
     std::optional<ArenaBudgetResult> givenFit, scheduledFit;
     if (arena) {
       scheduledFit = fitToArena(scheduled, std::move(inSchedule), half);
       inSchedule = scheduledFit->result;
     }
     SolverResult asGiven =
-        solveBy(given, arena ? halfway(deadline) : deadline);
+        solveInOrder(given, arena ? halfway(deadline) : deadline);
     if (arena) {
       givenFit = fitToArena(given, std::move(asGiven), deadline);
       asGiven = givenFit->result;
     }
     bool keepGiven =
-        arena ? betterArenaFit(*givenFit, *scheduledFit)
-              : isBetterResult(asGiven, inSchedule, plan.solverOptions);
+        arena ? isBetterPlan(arenaMerit(*givenFit), arenaMerit(*scheduledFit),
+                             false)
+              : isBetterPlan(liveMerit(asGiven), liveMerit(inSchedule),
+                             plan.solverOptions.minimize);
     if (keepGiven) {
       if (givenFit)
         keepArenaFit(std::move(*givenFit));
@@ -112,7 +124,83 @@ public:
       plan.result = std::move(inSchedule);
   }
 
-private:
+  /// Plans `program` with what is left until `until`. `min`'s solves
+  /// minimize by heuristics, and a budgeted solve starts elsewhere (greedy
+  /// stops once under the budget, the local search lowers the excess over
+  /// it) and can end lower, even at a budget above the least peak: on
+  /// random step 60 (fixed order), 0.5 (553 B) planned 529 B where the
+  /// minimizing runs stopped at 537 B. So under `min` two budgeted solves
+  /// are candidates too, at the least peak found and halfway from it down
+  /// to the step's floor (PeakFloor.h); two solves rather than a sweep of
+  /// budgets, which made `min` 6-60 times slower. They do not make `min`
+  /// the least of every budget's plan. They run in each order, so that
+  /// reordering never plans worse than the given order alone.
+  SolverResult solveInOrder(const Program &program, Clock::time_point until) {
+    SolverResult result = solveBy(program, until);
+    if (!plan.solverOptions.minimize)
+      return result;
+    keepIfLower(program, result.peakBytes, until, result);
+    uint64_t floor = computePeakFloor(program, options.countInputs).bytes;
+    if (floor < result.peakBytes)
+      keepIfLower(program, floor + (result.peakBytes - floor) / 2, until,
+                  result);
+    return result;
+  }
+
+  void keepIfLower(const Program &program, uint64_t budget,
+                   Clock::time_point until, SolverResult &least) {
+    SolverOptions budgeted = plan.solverOptions;
+    budgeted.minimize = false;
+    budgeted.budgetBytes = budget;
+    SolverResult result = solveBy(program, until, std::move(budgeted));
+    result.feasible = true;
+    if (!isBetterPlan(liveMerit(result), liveMerit(least), true))
+      return;
+    result.note = result.peakBytes < least.peakBytes
+                      ? "a budgeted solve went below the minimizing runs"
+                      : "a budgeted solve reached the least peak with fewer "
+                        "extra FLOPs";
+    least = std::move(result);
+  }
+
+  /// A missed budget: plans the step as `min` does (with the time left)
+  /// and keeps that plan where it is closer to the budget (isBetterPlan,
+  /// in the bytes the budget bounds). The budgeted search's least peak can
+  /// be above `min`'s, and under an arena budget the re-plan that reached
+  /// the smallest arena can cost far more FLOPs than `min`'s plan.
+  void keepTheLeastPlanIfCloser(const Program &given) {
+    StepPlan least;
+    least.before = plan.before;
+    least.arenaBefore = plan.arenaBefore;
+    least.solverOptions = plan.solverOptions;
+    least.solverOptions.budgetBytes.reset();
+    least.solverOptions.minimize = true;
+    StepPlanner(options, least, deadline).run(given);
+
+    uint64_t budget = *plan.solverOptions.budgetBytes;
+    PlanMerit missed = liveMerit(plan.result), closer = liveMerit(least.result);
+    std::optional<StepArena> placed;
+    if (arenaBudgeted()) {
+      placed = plannedStepArena(keptProgram(given, least), least.result.plan,
+                                options.alignment, options.countInputs);
+      missed.bytes = plan.arenaAfter->layout.arenaBytes;
+      closer.bytes = placed->layout.arenaBytes;
+    }
+    closer.fits = closer.bytes <= budget;
+    if (!isBetterPlan(closer, missed, false))
+      return;
+    plan.result = std::move(least.result);
+    plan.result.feasible = closer.fits;
+    plan.result.note = closer.fits ? "the budgeted search missed it; the "
+                                     "least-peak plan meets it"
+                                   : "the least-peak plan comes closer to the "
+                                     "budget than the budgeted search";
+    plan.order = std::move(least.order);
+    plan.liveTargetBytes.reset();
+    plan.plans += least.plans;
+    plan.arenaAfter = std::move(placed);
+  }
+
   bool arenaBudgeted() const {
     return options.arenaBudget && plan.solverOptions.budgetBytes;
   }
@@ -125,6 +213,11 @@ private:
     SolverOptions solve = plan.solverOptions;
     if (liveTarget)
       solve.budgetBytes = liveTarget;
+    return solveBy(program, until, std::move(solve));
+  }
+
+  SolverResult solveBy(const Program &program, Clock::time_point until,
+                       SolverOptions solve) {
     solve.timeLimitSeconds =
         std::max(secondsUntil(until), options.timeLimitSeconds / 100);
     return createSolver(options.solver)->solve(program, solve);
@@ -143,8 +236,7 @@ private:
     arena.deadline = until;
     return fitArenaBudget(program, arena, std::move(first),
                           [&](uint64_t liveTarget) {
-                            return solveBy(program, halfway(until),
-                                           liveTarget);
+                            return solveBy(program, halfway(until), liveTarget);
                           });
   }
 
@@ -167,8 +259,7 @@ StepPlan remat::planStep(const Program &program,
   assert(createSolver(options.solver) && "planStep needs a known solver");
   StepPlan plan;
   plan.before = computeMemoryProfile(program, options.countInputs);
-  plan.arenaBefore =
-      placeStepArena(program, plan.before, options.alignment);
+  plan.arenaBefore = placeStepArena(program, plan.before, options.alignment);
   if (!plan.planned())
     return plan;
 
@@ -197,11 +288,11 @@ StepPlan remat::planStep(const Program &program,
   }
 
   Clock::time_point start = Clock::now();
-  StepPlanner planner(options, plan);
-  if (options.schedule)
-    planner.planInBetterOrder(program);
-  else
-    planner.planInGivenOrder(program);
+  StepPlanner(options, plan,
+              start +
+                  std::chrono::duration_cast<Clock::duration>(
+                      std::chrono::duration<double>(options.timeLimitSeconds)))
+      .run(program);
   plan.solveMs =
       std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   return plan;
