@@ -46,10 +46,9 @@ public:
               Clock::time_point deadline)
       : options(options), plan(plan), deadline(deadline) {}
 
-  /// Plans the step under plan.solverOptions, then keeps the answers at
-  /// different budgets from contradicting each other: under `min`, plans of
-  /// budgeted solves are candidates too; a missed budget is answered with
-  /// `min`'s plan where that is closer to it (isBetterPlan).
+  /// Plans the step under plan.solverOptions; a missed budget is then
+  /// answered with `min`'s plan where that is closer to it (isBetterPlan),
+  /// so that no budget's answer is a plan `min`'s plan beats.
   void run(const Program &given) {
     if (options.schedule)
       planInBetterOrder(given);
@@ -65,7 +64,7 @@ private:
       SolverResult first = solveBy(program, halfway(deadline));
       keepArenaFit(fitToArena(program, std::move(first), deadline));
     } else {
-      plan.result = solveInOrder(program, deadline);
+      plan.result = solveBy(program, deadline);
     }
   }
 
@@ -90,14 +89,14 @@ private:
     bool arena = arenaBudgeted();
     Clock::time_point half = halfway(deadline);
     SolverResult inSchedule =
-        solveInOrder(scheduled, arena ? halfway(half) : half);
+        solveBy(scheduled, arena ? halfway(half) : half);
     std::optional<ArenaBudgetResult> givenFit, scheduledFit;
     if (arena) {
       scheduledFit = fitToArena(scheduled, std::move(inSchedule), half);
       inSchedule = scheduledFit->result;
     }
     SolverResult asGiven =
-        solveInOrder(given, arena ? halfway(deadline) : deadline);
+        solveBy(given, arena ? halfway(deadline) : deadline);
     if (arena) {
       givenFit = fitToArena(given, std::move(asGiven), deadline);
       asGiven = givenFit->result;
@@ -122,45 +121,6 @@ private:
       keepArenaFit(std::move(*scheduledFit));
     else
       plan.result = std::move(inSchedule);
-  }
-
-  /// Plans `program` with what is left until `until`. `min`'s solves
-  /// minimize by heuristics, and a budgeted solve starts elsewhere (greedy
-  /// stops once under the budget, the local search lowers the excess over
-  /// it) and can end lower, even at a budget above the least peak: on
-  /// random step 60 (fixed order), 0.5 (553 B) planned 529 B where the
-  /// minimizing runs stopped at 537 B. So under `min` two budgeted solves
-  /// are candidates too, at the least peak found and halfway from it down
-  /// to the step's floor (PeakFloor.h); two solves rather than a sweep of
-  /// budgets, which made `min` 6-60 times slower. They do not make `min`
-  /// the least of every budget's plan. They run in each order, so that
-  /// reordering never plans worse than the given order alone.
-  SolverResult solveInOrder(const Program &program, Clock::time_point until) {
-    SolverResult result = solveBy(program, until);
-    if (!plan.solverOptions.minimize)
-      return result;
-    keepIfLower(program, result.peakBytes, until, result);
-    uint64_t floor = computePeakFloor(program, options.countInputs).bytes;
-    if (floor < result.peakBytes)
-      keepIfLower(program, floor + (result.peakBytes - floor) / 2, until,
-                  result);
-    return result;
-  }
-
-  void keepIfLower(const Program &program, uint64_t budget,
-                   Clock::time_point until, SolverResult &least) {
-    SolverOptions budgeted = plan.solverOptions;
-    budgeted.minimize = false;
-    budgeted.budgetBytes = budget;
-    SolverResult result = solveBy(program, until, std::move(budgeted));
-    result.feasible = true;
-    if (!isBetterPlan(liveMerit(result), liveMerit(least), true))
-      return;
-    result.note = result.peakBytes < least.peakBytes
-                      ? "a budgeted solve went below the minimizing runs"
-                      : "a budgeted solve reached the least peak with fewer "
-                        "extra FLOPs";
-    least = std::move(result);
   }
 
   /// A missed budget: plans the step as `min` does (with the time left)
@@ -213,11 +173,6 @@ private:
     SolverOptions solve = plan.solverOptions;
     if (liveTarget)
       solve.budgetBytes = liveTarget;
-    return solveBy(program, until, std::move(solve));
-  }
-
-  SolverResult solveBy(const Program &program, Clock::time_point until,
-                       SolverOptions solve) {
     solve.timeLimitSeconds =
         std::max(secondsUntil(until), options.timeLimitSeconds / 100);
     return createSolver(options.solver)->solve(program, solve);
