@@ -3,7 +3,10 @@
 #include "remat/Planning/Driver.h"
 
 #include "remat/Planning/ArenaBudget.h"
+#include "remat/Planning/PeakFloor.h"
 #include "remat/Planning/Schedule.h"
+
+#include "PlanMerit.h"
 
 #include <algorithm>
 #include <cassert>
@@ -28,29 +31,34 @@ Clock::time_point halfway(Clock::time_point deadline) {
   return now + (std::max(deadline, now) - now) / 2;
 }
 
-/// The solvers' rule in arena bytes: fitting first, then the fewest extra
-/// FLOPs; without a fit, the smaller arena.
-bool betterArenaFit(const ArenaBudgetResult &a, const ArenaBudgetResult &b) {
-  if (a.fits != b.fits)
-    return a.fits;
-  if (!a.fits && a.arenaBytes() != b.arenaBytes())
-    return a.arenaBytes() < b.arenaBytes();
-  if (a.result.extraFlops != b.result.extraFlops)
-    return a.result.extraFlops < b.result.extraFlops;
-  return a.arenaBytes() < b.arenaBytes();
+/// The program a step plan's ids refer to: the given one, or its
+/// memory-aware order when that order was kept.
+Program keptProgram(const Program &given, const StepPlan &plan) {
+  return plan.order && plan.order->scheduled ? reorder(given, plan.order->order)
+                                             : given;
 }
 
 /// One step's planning under one time limit: every solve gets what is left
 /// of it.
 class StepPlanner {
 public:
-  StepPlanner(const PlanningOptions &options, StepPlan &plan)
-      : options(options), plan(plan),
-        deadline(Clock::now() +
-                 std::chrono::duration_cast<Clock::duration>(
-                     std::chrono::duration<double>(options.timeLimitSeconds))) {
+  StepPlanner(const PlanningOptions &options, StepPlan &plan,
+              Clock::time_point deadline)
+      : options(options), plan(plan), deadline(deadline) {}
+
+  /// Plans the step under plan.solverOptions; a missed budget is then
+  /// answered with `min`'s plan where that is closer to it (isBetterPlan),
+  /// so that no budget's answer is a plan `min`'s plan beats.
+  void run(const Program &given) {
+    if (options.schedule)
+      planInBetterOrder(given);
+    else
+      planInGivenOrder(given);
+    if (plan.solverOptions.budgetBytes && !plan.result.feasible)
+      keepTheLeastPlanIfCloser(given);
   }
 
+private:
   void planInGivenOrder(const Program &program) {
     if (arenaBudgeted()) {
       SolverResult first = solveBy(program, halfway(deadline));
@@ -62,8 +70,8 @@ public:
 
   /// Plans the step in the memory-aware order of remat-schedule (until half
   /// of the time left) and in its given order (until the deadline), and
-  /// keeps the better plan by the solvers' rule, a tie going to the
-  /// memory-aware order. Without this choice, reordering first can make the
+  /// keeps the better plan (isBetterPlan), a tie going to the memory-aware
+  /// order. Without this choice, reordering first can make the
   /// plan worse: a budget the given order meets can be missed after
   /// reordering.
   void planInBetterOrder(const Program &given) {
@@ -80,7 +88,8 @@ public:
     // share of the time: the choice is between the plans the step would get.
     bool arena = arenaBudgeted();
     Clock::time_point half = halfway(deadline);
-    SolverResult inSchedule = solveBy(scheduled, arena ? halfway(half) : half);
+    SolverResult inSchedule =
+        solveBy(scheduled, arena ? halfway(half) : half);
     std::optional<ArenaBudgetResult> givenFit, scheduledFit;
     if (arena) {
       scheduledFit = fitToArena(scheduled, std::move(inSchedule), half);
@@ -93,8 +102,10 @@ public:
       asGiven = givenFit->result;
     }
     bool keepGiven =
-        arena ? betterArenaFit(*givenFit, *scheduledFit)
-              : isBetterResult(asGiven, inSchedule, plan.solverOptions);
+        arena ? isBetterPlan(arenaMerit(*givenFit), arenaMerit(*scheduledFit),
+                             false)
+              : isBetterPlan(liveMerit(asGiven), liveMerit(inSchedule),
+                             plan.solverOptions.minimize);
     if (keepGiven) {
       if (givenFit)
         keepArenaFit(std::move(*givenFit));
@@ -112,7 +123,44 @@ public:
       plan.result = std::move(inSchedule);
   }
 
-private:
+  /// A missed budget: plans the step as `min` does (with the time left)
+  /// and keeps that plan where it is closer to the budget (isBetterPlan,
+  /// in the bytes the budget bounds). The budgeted search's least peak can
+  /// be above `min`'s, and under an arena budget the re-plan that reached
+  /// the smallest arena can cost far more FLOPs than `min`'s plan.
+  void keepTheLeastPlanIfCloser(const Program &given) {
+    StepPlan least;
+    least.before = plan.before;
+    least.arenaBefore = plan.arenaBefore;
+    least.solverOptions = plan.solverOptions;
+    least.solverOptions.budgetBytes.reset();
+    least.solverOptions.minimize = true;
+    StepPlanner(options, least, deadline).run(given);
+
+    uint64_t budget = *plan.solverOptions.budgetBytes;
+    PlanMerit missed = liveMerit(plan.result), closer = liveMerit(least.result);
+    std::optional<StepArena> placed;
+    if (arenaBudgeted()) {
+      placed = plannedStepArena(keptProgram(given, least), least.result.plan,
+                                options.alignment, options.countInputs);
+      missed.bytes = plan.arenaAfter->layout.arenaBytes;
+      closer.bytes = placed->layout.arenaBytes;
+    }
+    closer.fits = closer.bytes <= budget;
+    if (!isBetterPlan(closer, missed, false))
+      return;
+    plan.result = std::move(least.result);
+    plan.result.feasible = closer.fits;
+    plan.result.note = closer.fits ? "the budgeted search missed it; the "
+                                     "least-peak plan meets it"
+                                   : "the least-peak plan comes closer to the "
+                                     "budget than the budgeted search";
+    plan.order = std::move(least.order);
+    plan.liveTargetBytes.reset();
+    plan.plans += least.plans;
+    plan.arenaAfter = std::move(placed);
+  }
+
   bool arenaBudgeted() const {
     return options.arenaBudget && plan.solverOptions.budgetBytes;
   }
@@ -143,8 +191,7 @@ private:
     arena.deadline = until;
     return fitArenaBudget(program, arena, std::move(first),
                           [&](uint64_t liveTarget) {
-                            return solveBy(program, halfway(until),
-                                           liveTarget);
+                            return solveBy(program, halfway(until), liveTarget);
                           });
   }
 
@@ -167,8 +214,7 @@ StepPlan remat::planStep(const Program &program,
   assert(createSolver(options.solver) && "planStep needs a known solver");
   StepPlan plan;
   plan.before = computeMemoryProfile(program, options.countInputs);
-  plan.arenaBefore =
-      placeStepArena(program, plan.before, options.alignment);
+  plan.arenaBefore = placeStepArena(program, plan.before, options.alignment);
   if (!plan.planned())
     return plan;
 
@@ -197,11 +243,11 @@ StepPlan remat::planStep(const Program &program,
   }
 
   Clock::time_point start = Clock::now();
-  StepPlanner planner(options, plan);
-  if (options.schedule)
-    planner.planInBetterOrder(program);
-  else
-    planner.planInGivenOrder(program);
+  StepPlanner(options, plan,
+              start +
+                  std::chrono::duration_cast<Clock::duration>(
+                      std::chrono::duration<double>(options.timeLimitSeconds)))
+      .run(program);
   plan.solveMs =
       std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   return plan;

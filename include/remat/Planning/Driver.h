@@ -3,7 +3,9 @@
 // The decisions between a step's program and its plan that are not a
 // solver's: resolving the budget against the step's own peak or arena,
 // choosing between the given and the memory-aware order, splitting the time
-// limit among the solves, and re-planning until the placed arena fits. The
+// limit among the solves, re-planning until the placed arena fits, and
+// keeping the answers at different budgets from contradicting each other
+// (a missed budget never gets a plan `min`'s plan beats). The
 // remat-plan pass and remat-bench both call planStep, so that a benchmark
 // measures what a user gets.
 //
@@ -80,8 +82,9 @@ struct StepPlan {
   /// Set with `schedule`.
   std::optional<OrderChoice> order;
   /// The live budget the kept plan was solved against under an arena
-  /// budget, and how many plans that took (1 when the first one fit, or
-  /// with live budgets).
+  /// budget (none when a missed budget kept `min`'s plan), and how many
+  /// plans that took (1 when the first one fit, or with live budgets; a
+  /// missed budget adds those of its `min` planning).
   std::optional<uint64_t> liveTargetBytes;
   unsigned plans = 1;
   /// The kept plan's step placed, when planning placed it (under an arena

@@ -1,0 +1,56 @@
+//===- PlanMerit.h - The driver's rule for choosing a plan ------*- C++ -*-===//
+//
+// What the planning driver (Driver.cpp) compares whole plans of a step by,
+// and the one rule it chooses between them with.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_LIB_PLANNING_PLANMERIT_H
+#define REMAT_LIB_PLANNING_PLANMERIT_H
+
+#include "remat/Planning/ArenaBudget.h"
+#include "remat/Planning/Solver.h"
+
+#include <cstdint>
+
+namespace remat {
+
+/// A plan of the whole step, as the driver compares plans.
+struct PlanMerit {
+  bool fits = true;
+  /// What the budget bounds: the placed arena under an arena budget, else
+  /// the live peak (also under `min`, which lowers the live peak).
+  uint64_t bytes = 0;
+  uint64_t extraFlops = 0;
+};
+
+/// The one rule for choosing between plans of a step: between the two
+/// orders, between a missed budget's plan and `min`'s, and between `min`'s
+/// runs. Fitting the budget first; then, when neither fits or under `min`,
+/// the fewer bytes; then the fewer extra FLOPs; then the fewer bytes. Bytes
+/// come before FLOPs wherever the budget is missed because the answer to a
+/// missed budget is the plan closest to it, which is `min`'s question: this
+/// way no budget's answer is a plan `min`'s plan beats, and FLOPs only
+/// decide between plans equally close.
+inline bool isBetterPlan(const PlanMerit &a, const PlanMerit &b,
+                         bool minimize) {
+  if (a.fits != b.fits)
+    return a.fits;
+  if ((minimize || !a.fits) && a.bytes != b.bytes)
+    return a.bytes < b.bytes;
+  if (a.extraFlops != b.extraFlops)
+    return a.extraFlops < b.extraFlops;
+  return a.bytes < b.bytes;
+}
+
+inline PlanMerit liveMerit(const SolverResult &result) {
+  return {result.feasible, result.peakBytes, result.extraFlops};
+}
+
+inline PlanMerit arenaMerit(const ArenaBudgetResult &fitted) {
+  return {fitted.fits, fitted.arenaBytes(), fitted.result.extraFlops};
+}
+
+} // namespace remat
+
+#endif // REMAT_LIB_PLANNING_PLANMERIT_H
