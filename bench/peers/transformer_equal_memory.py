@@ -4,7 +4,8 @@ per-block checkpointing and selective recomputation.
 
     /usr/bin/python3 bench/peers/transformer_equal_memory.py [--build build]
         [--layers 4] [--width 128] [--heads 4] [--seq 128] [--vocab 512]
-        [--batch 4] [--dropout 0.1] [--repeat 5] [--plan-only]
+        [--batch 4] [--dropout 0.1] [--repeat 5] [--time-limit 60]
+        [--plan-only [--torch-points FILE]]
 
 The model is transformer_models.py's gpt-split (attention written by hand,
 so its core can be checkpointed on its own), trained with cross-entropy on
@@ -32,7 +33,12 @@ With --plan-only (for GPT-2-small's size: --layers 12 --width 768 --heads
 are not run: PyTorch's (a) and (b) peaks are measured at the size and its
 FLOPs at batch 1, scaled by the batch (torch_plan_points), and the page's
 plan-only section is written, keeping the measured one (and a measured run
-keeps the plan-only section). The test suite does not use this script.
+keeps the plan-only section). PyTorch's side takes an hour or more at that
+size on this machine, Remat's a few minutes: with --torch-points FILE the
+points are read from FILE when it holds this size's, and otherwise measured
+and written there, so Remat's side can be re-planned after a change without
+measuring PyTorch again (the page says where the points came from). The
+test suite does not use this script.
 """
 
 import argparse
@@ -130,6 +136,30 @@ def torch_plan_points(model, ids, labels):
     return points
 
 
+def model_size(args):
+    return {k: getattr(args, k) for k in
+            ("layers", "width", "heads", "seq", "vocab", "batch", "dropout")}
+
+
+def cached_plan_points(args, model, ids, labels):
+    """torch_plan_points, or the ones --torch-points holds for this size,
+    with a line saying where they came from."""
+    path = args.torch_points
+    if path and os.path.exists(path):
+        saved = json.load(open(path))
+        if saved["size"] != model_size(args):
+            sys.exit("%s holds points for %s, not for this size" % (
+                path, saved["size"]))
+        return saved["points"], saved["source"]
+    points = torch_plan_points(model, ids, labels)
+    source = "measured %s, PyTorch %s" % (machine_stamp(), torch.__version__)
+    if path:
+        with open(path, "w") as f:
+            json.dump(dict(size=model_size(args), points=points,
+                           source=source), f, indent=1)
+    return points, source
+
+
 def remat_step(model, ids, args, tmp):
     """The differentiated step's path and its argument names."""
     bin_dir = os.path.join(args.build, "bin")
@@ -174,7 +204,8 @@ def remat_plan(args, step, budget, tmp):
     report's graph."""
     bin_dir = os.path.join(args.build, "bin")
     report = os.path.join(tmp, "report.json")
-    options = "best-effort=true report=" + report
+    options = "best-effort=true time-limit=%d report=%s" % (args.time_limit,
+                                                           report)
     if budget is not None:
         options += " budget=%d budget-kind=live" % budget
     planned = run([os.path.join(bin_dir, "remat-opt"), step,
@@ -207,9 +238,11 @@ PLAN_HEADING = "## Plan only at GPT-2-small's size"
 def command_line(args):
     return ("/usr/bin/python3 bench/peers/transformer_equal_memory.py "
             "--layers %d --width %d --heads %d --seq %d --vocab %d "
-            "--batch %d --dropout %g" % (
+            "--batch %d --dropout %g --time-limit %d%s" % (
                 args.layers, args.width, args.heads, args.seq, args.vocab,
-                args.batch, args.dropout))
+                args.batch, args.dropout, args.time_limit,
+                " --torch-points " + os.path.relpath(args.torch_points, ROOT)
+                if args.torch_points else ""))
 
 
 def target(label, torch_extra_percent, graph):
@@ -274,14 +307,15 @@ def page(args, points, remat, loads):
     return "\n".join(out)
 
 
-def plan_section(args, points, graphs, loads):
+def plan_section(args, points, source, graphs, loads):
     """The plan-only section: PyTorch's (a) and (b) peaks at the full size
     as live budgets for Remat's plans, which are not run."""
     base = graphs[0]["base_flops"]
     out = [PLAN_HEADING, "",
            "Produced by `%s --plan-only` (%s; PyTorch %s, CPU, one thread): "
            "gpt-split with %d layers, width %d, %d heads, sequence %d, "
-           "vocabulary %d, batch %d, dropout %g. Nothing is run but "
+           "vocabulary %d, batch %d, dropout %g. PyTorch's points: %s. "
+           "Nothing is run but "
            "PyTorch's steps: PyTorch's peaks are torch_measure's, measured "
            "at this size (plain autograd's is not: its live tensors outgrow "
            "what this 24 GiB machine can spare beside other work); its "
@@ -292,7 +326,7 @@ def plan_section(args, points, graphs, loads):
            "%d cores." % (
                command_line(args), machine_stamp(), torch.__version__,
                args.layers, args.width, args.heads, args.seq, args.vocab,
-               args.batch, args.dropout, loads[0], loads[1],
+               args.batch, args.dropout, source, loads[0], loads[1],
                os.cpu_count()), ""]
     rows = [["autograd", "not measured", "+0.0%",
              fmt_mib(graphs[0]["peak_after_bytes"]), "yes", "+0.0%", "-"]]
@@ -344,6 +378,15 @@ def main():
                     help="measure PyTorch's (a) and (b) peaks and plan "
                          "Remat at them, running nothing of Remat's; "
                          "writes the page's plan-only section")
+    ap.add_argument("--time-limit", type=int, default=60,
+                    help="remat-pipeline's time-limit in seconds for each "
+                         "plan; a wall-clock limit, so on a loaded machine "
+                         "a larger one keeps the plans from depending on "
+                         "the load")
+    ap.add_argument("--torch-points", metavar="FILE",
+                    help="with --plan-only: PyTorch's (a) and (b) points, "
+                         "read from FILE if it holds this size's, else "
+                         "measured and written there")
     args = ap.parse_args()
     torch.set_num_threads(1)
     model, ids = transformer_models.build("gpt-split", args)
@@ -353,13 +396,14 @@ def main():
                            dtype=torch.int32)
     start_load = os.getloadavg()[0]
     if args.plan_only:
-        points = torch_plan_points(model, ids, labels)
+        points, source = cached_plan_points(args, model, ids, labels)
         with tempfile.TemporaryDirectory() as tmp:
             step, _ = remat_step(model, ids, args, tmp)
             graphs = [remat_plan(args, step, budget, tmp)[1]
                       for budget in [None] + [p["peak"] for p in points]]
         write_sections(plan=plan_section(
-            args, points, graphs, (start_load, os.getloadavg()[0])))
+            args, points, source, graphs,
+            (start_load, os.getloadavg()[0])))
         return
     points = torch_points(model, ids, labels, args.repeat)
     with tempfile.TemporaryDirectory() as tmp:
