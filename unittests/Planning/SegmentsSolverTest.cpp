@@ -4,7 +4,8 @@
 // plans built on a keep set (segments, sqrt-n) recompute values written in
 // place into a buffer together with that buffer; and on such a stack the
 // segments solver meets a budget for at most one forward pass of the
-// blocks, keeping the block outputs.
+// blocks, keeping the block outputs. On deep steps it tries a geometric
+// ladder of strides of kept cuts instead of every stride.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,9 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include "gtest/gtest.h"
+
+#include <algorithm>
+#include <cmath>
 
 using namespace remat;
 
@@ -75,6 +79,33 @@ TEST(SegmentsSolverTest, MeetsABudgetBySegmentsAndKeepsTheStream) {
   EXPECT_LE(result.extraFlops, 4u * 2000u);
   for (const Recompute &recompute : result.plan.recomputes)
     EXPECT_FALSE(llvm::is_contained(stack.streams, recompute.value));
+}
+
+TEST(SegmentsSolverTest, EveryStrideWhenAllFit) {
+  EXPECT_EQ(segmentStrides(0, 4), (std::vector<size_t>{0}));
+  EXPECT_EQ(segmentStrides(4, 5), (std::vector<size_t>{0, 1, 2, 3, 4}));
+}
+
+TEST(SegmentsSolverTest, StridesOfDeepStepsAreAGeometricLadder) {
+  for (auto [cuts, allowed] : {std::pair<size_t, size_t>{6000, 4},
+                               {600, 39}, {100, 10}, {7, 3}, {50, 1}}) {
+    std::vector<size_t> strides = segmentStrides(cuts, allowed);
+    SCOPED_TRACE(testing::Message() << cuts << " cuts, " << allowed);
+    ASSERT_GE(strides.size(), 3u);
+    EXPECT_LE(strides.size(), std::max<size_t>(allowed, 3));
+    EXPECT_EQ(strides[0], 0u);
+    EXPECT_EQ(strides[1], 1u);
+    EXPECT_EQ(strides.back(), cuts);
+    // Increasing, each at most the ladder's ratio above the last (both
+    // rounded to the nearest integer).
+    double ratio =
+        std::pow(double(cuts), 1.0 / double(std::max<size_t>(allowed, 3) - 2));
+    for (size_t i = 2; i < strides.size(); ++i) {
+      EXPECT_GT(strides[i], strides[i - 1]);
+      EXPECT_LE(double(strides[i]),
+                ratio * (double(strides[i - 1]) + 0.5) + 0.5);
+    }
+  }
 }
 
 TEST(SegmentsSolverTest, InPlaceWritesAreRecomputedWithTheirBuffer) {

@@ -168,11 +168,7 @@ private:
       SolverResult result =
           evaluatePlan(program, std::move(start.plan), options);
       if (result.feasible && !options.minimize)
-        result =
-            evaluatePlan(program,
-                         dropNeedlessRecomputes(program, std::move(result.plan),
-                                                options, deadline),
-                         options);
+        result = pruneEvaluated(program, std::move(result), options, deadline);
       if (!isBetterResult(result, best, options))
         continue;
       result.note = options.minimize

@@ -34,11 +34,15 @@ struct Evaluation {
 
 } // namespace
 
+uint64_t remat::pruneWork(size_t recomputes, size_t ops) {
+  uint64_t work = uint64_t(recomputes) * ops;
+  return work > kMaxPruneWork ? 0 : work;
+}
+
 Plan remat::dropNeedlessRecomputes(
     const Program &program, Plan plan, const SolverOptions &options,
     std::chrono::steady_clock::time_point deadline) {
-  if (plan.recomputes.empty() ||
-      plan.recomputes.size() * program.ops.size() > kMaxPruneWork)
+  if (pruneWork(plan.recomputes.size(), program.ops.size()) == 0)
     return plan;
   std::vector<bool> notSaveable = notSaveableValues(program);
   bool anyPolicy = llvm::is_contained(notSaveable, true);
@@ -114,4 +118,16 @@ Plan remat::dropNeedlessRecomputes(
     }
   }
   return without(kNone);
+}
+
+SolverResult
+remat::pruneEvaluated(const Program &program, SolverResult evaluated,
+                      const SolverOptions &options,
+                      std::chrono::steady_clock::time_point deadline) {
+  if (pruneWork(evaluated.plan.recomputes.size(), program.ops.size()) == 0)
+    return evaluated;
+  return evaluatePlan(program,
+                      dropNeedlessRecomputes(program, std::move(evaluated.plan),
+                                             options, deadline),
+                      options);
 }

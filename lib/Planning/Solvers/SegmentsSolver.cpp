@@ -9,13 +9,14 @@
 // sqrt-n keeps every k-th op's results instead, which are rarely cuts: what
 // a segment needs from before it stays live as well.
 //
-// The solver tries every stride of kept cuts (every cut, every second, ...)
+// The solver tries strides of kept cuts (every cut, every second, ...:
+// every stride on small steps, a geometric ladder of them on deep ones)
 // and, for each, whether values that are dear to recompute for their size
 // (a dropout mask: a hundred integer ops per byte) are kept beside the cuts,
 // at a few thresholds of FLOPs per byte. Every candidate is evaluated
 // exactly; under a budget, those that meet it are then pruned, cheapest
-// first while the time lasts, and the best by the solvers' rule
-// (isBetterResult) is returned.
+// first while the time and a bound on the work last, and the best by the
+// solvers' rule (isBetterResult) is returned.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +27,8 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 #include <limits>
 
 using namespace remat;
@@ -39,6 +42,19 @@ namespace {
 constexpr double kDearFlopsPerByte[] = {
     std::numeric_limits<double>::infinity(), 96.0, 24.0, 6.0, 1.5};
 
+/// Op-evaluations the shapes may cost together, and the least number of
+/// shapes on any program. Every shape is one evaluation of the whole
+/// program and a deep step has a cut per block (a 3,000-layer transformer
+/// about 6,000): evaluating every stride made the plan time quadratic in
+/// the depth. Up to a few thousand ops every stride still fits.
+constexpr size_t kShapeWork = 2'000'000;
+constexpr size_t kMinShapes = 20;
+/// Op-evaluations the pruning of the candidates may cost together: one
+/// pruning evaluates the program once per recomputation, a few seconds per
+/// 4M op-evaluations (a 300-layer transformer's candidates at 0.7 took 16 s
+/// at 32M).
+constexpr uint64_t kPruneWork = 4'000'000;
+
 /// Whether `v` owns a buffer a plan could free by recomputing it.
 bool isRecomputableBuffer(const Program &program, ValueId v) {
   const ValueInfo &info = program.values[v];
@@ -47,6 +63,27 @@ bool isRecomputableBuffer(const Program &program, ValueId v) {
 }
 
 } // namespace
+
+// Peaks and FLOPs change smoothly with the stride: a geometric ladder
+// misses the best stride by at most its ratio.
+std::vector<size_t> remat::segmentStrides(size_t cuts, size_t perThreshold) {
+  std::vector<size_t> strides;
+  if (cuts + 1 <= perThreshold) {
+    for (size_t stride = 0; stride <= cuts; ++stride)
+      strides.push_back(stride);
+    return strides;
+  }
+  strides.push_back(0);
+  size_t steps = std::max<size_t>(perThreshold, 3) - 2;
+  for (size_t i = 0; i <= steps; ++i) {
+    auto stride = static_cast<size_t>(std::llround(
+        std::pow(double(cuts), double(i) / double(steps))));
+    stride = std::clamp<size_t>(stride, 1, cuts);
+    if (strides.back() != stride)
+      strides.push_back(stride);
+  }
+  return strides;
+}
 
 std::vector<ValueId> remat::forwardCuts(const Program &program) {
   OpId boundary = program.backwardBegin;
@@ -131,6 +168,11 @@ public:
     };
     // Every shape first, as it is: each is one evaluation.
     std::vector<std::pair<SolverResult, std::string>> candidates;
+    const size_t numOps = std::max<size_t>(program.ops.size(), 1);
+    const size_t numThresholds = std::size(kDearFlopsPerByte);
+    std::vector<size_t> strides = segmentStrides(
+        cuts.size(),
+        std::max(kMinShapes, kShapeWork / numOps) / numThresholds);
     for (double dear : kDearFlopsPerByte) {
       if (best && std::chrono::steady_clock::now() >= deadline)
         break;
@@ -142,7 +184,7 @@ public:
                 dear * double(program.values[v].bytes))
           base[v] = true;
       // Stride 0: no cut kept; stride k: every k-th cut, the last one kept.
-      for (size_t stride = 0; stride <= cuts.size(); ++stride) {
+      for (size_t stride : strides) {
         if (best && std::chrono::steady_clock::now() >= deadline)
           break;
         std::vector<bool> keep = base;
@@ -161,18 +203,19 @@ public:
     // The budget may leave room beside what is kept: what a plan meets it
     // without is kept instead of recomputed. Pruning costs an evaluation
     // per recomputation, so the plans that meet the budget are pruned
-    // cheapest first, as long as the time lasts.
+    // cheapest first, as long as the time and kPruneWork last.
     llvm::stable_sort(candidates, [](const auto &a, const auto &b) {
       return a.first.extraFlops < b.first.extraFlops;
     });
+    uint64_t pruneWorkLeft = kPruneWork;
     for (auto &[result, shape] : candidates) {
-      if (std::chrono::steady_clock::now() >= deadline)
+      if (std::chrono::steady_clock::now() >= deadline || pruneWorkLeft == 0)
         break;
-      consider(evaluatePlan(program,
-                            dropNeedlessRecomputes(program,
-                                                   std::move(result.plan),
-                                                   options, deadline),
-                            options),
+      // The pruning, then the evaluation of what it leaves (neither where
+      // the plan is too large to prune).
+      uint64_t work = pruneWork(result.plan.recomputes.size(), numOps);
+      pruneWorkLeft -= std::min(pruneWorkLeft, work > 0 ? work + numOps : 0);
+      consider(pruneEvaluated(program, std::move(result), options, deadline),
                shape);
     }
     best->note = "segments: " + bestShape;

@@ -65,6 +65,13 @@ Plan checkpointPlan(const Program &program, const std::vector<bool> &keep,
 /// buffer live from before that point to a forward read after it.
 std::vector<ValueId> forwardCuts(const Program &program);
 
+/// The strides of kept cuts that segments tries (0: none kept; k: every
+/// k-th cut, the last one kept) when it may try `perThreshold` per
+/// dear-value threshold: every stride when all fit, else 0 and a geometric
+/// ladder from 1 (every cut kept) to `cuts` (the last one only), at most
+/// max(`perThreshold`, 3) in all, in increasing order.
+std::vector<size_t> segmentStrides(size_t cuts, size_t perThreshold);
+
 /// Drops the recomputations `plan` meets its budget without at no more
 /// FLOPs (Prune.cpp); recomputations a checkpoint policy asked for stay.
 /// Skipped on plans too large to try one by one; stops trying at `deadline`.
@@ -72,6 +79,19 @@ Plan dropNeedlessRecomputes(
     const Program &program, Plan plan, const SolverOptions &options,
     std::chrono::steady_clock::time_point deadline =
         std::chrono::steady_clock::time_point::max());
+
+/// Op-evaluations dropNeedlessRecomputes spends at most on a plan of
+/// `recomputes` recomputations of a program of `ops` ops: one evaluation
+/// per recomputation, or none where the plan is too large to try.
+uint64_t pruneWork(size_t recomputes, size_t ops);
+
+/// `evaluated` (an evaluatePlan result) after dropNeedlessRecomputes, as
+/// evaluatePlan judges it; `evaluated` itself where its plan is too large
+/// to prune, rather than a second evaluation of the same plan (one
+/// evaluation is several materializations of the whole program).
+SolverResult pruneEvaluated(const Program &program, SolverResult evaluated,
+                            const SolverOptions &options,
+                            std::chrono::steady_clock::time_point deadline);
 
 /// Local search from `start` towards options.budgetBytes, judged on exact
 /// evaluations (ReachSearch.cpp): the pruned plan with the least excess over
