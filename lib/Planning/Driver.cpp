@@ -31,13 +31,6 @@ Clock::time_point halfway(Clock::time_point deadline) {
   return now + (std::max(deadline, now) - now) / 2;
 }
 
-/// The program a step plan's ids refer to: the given one, or its
-/// memory-aware order when that order was kept.
-Program keptProgram(const Program &given, const StepPlan &plan) {
-  return plan.order && plan.order->scheduled ? reorder(given, plan.order->order)
-                                             : given;
-}
-
 /// One step's planning under one time limit: every solve gets what is left
 /// of it.
 class StepPlanner {
@@ -88,8 +81,7 @@ private:
     // share of the time: the choice is between the plans the step would get.
     bool arena = arenaBudgeted();
     Clock::time_point half = halfway(deadline);
-    SolverResult inSchedule =
-        solveBy(scheduled, arena ? halfway(half) : half);
+    SolverResult inSchedule = solveBy(scheduled, arena ? halfway(half) : half);
     std::optional<ArenaBudgetResult> givenFit, scheduledFit;
     if (arena) {
       scheduledFit = fitToArena(scheduled, std::move(inSchedule), half);
@@ -208,6 +200,11 @@ private:
 };
 
 } // namespace
+
+Program remat::keptProgram(const Program &given, const StepPlan &plan) {
+  return plan.order && plan.order->scheduled ? reorder(given, plan.order->order)
+                                             : given;
+}
 
 StepPlan remat::planStep(const Program &program,
                          const PlanningOptions &options) {

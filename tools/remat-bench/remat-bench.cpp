@@ -238,8 +238,8 @@ int planWithDriver(const Program &program, const std::string &model,
       if (!step.planned())
         usage("the step's buffers overflow any arena");
       bool scheduled = step.order && step.order->scheduled;
-      Program kept = scheduled ? reorder(program, step.order->order) : program;
-      Program planned = materialize(kept, step.result.plan);
+      Program planned =
+          materialize(keptProgram(program, step), step.result.plan);
       MemoryProfile after = computeMemoryProfile(planned, options.countInputs);
       StepArena arena = placeStepArena(planned, after, options.alignment,
                                        ArenaStrategy::Best,

@@ -114,13 +114,6 @@ TEST(DriverTest, KeepsThePlacedArenaOfTheKeptPlan) {
   EXPECT_FALSE(planStep(program, options).arenaAfter.has_value());
 }
 
-/// The program a step plan's ids refer to: the given one, or its
-/// memory-aware order when that order was kept.
-Program keptProgram(const Program &given, const StepPlan &plan) {
-  return plan.order && plan.order->scheduled ? reorder(given, plan.order->order)
-                                             : given;
-}
-
 /// The bytes a budget of `options` bounds, of the step `plan` kept: its
 /// placed arena or its live peak.
 uint64_t budgetedBytes(const Program &given, const StepPlan &plan,

@@ -101,6 +101,10 @@ struct StepPlan {
   bool planned() const { return !arenaBefore.layout.overflow; }
 };
 
+/// The program `plan`'s ids refer to: `given`, or its memory-aware order
+/// when planning kept that order.
+Program keptProgram(const Program &given, const StepPlan &plan);
+
 /// Plans `program` as remat-plan does. `options.solver` must name a solver.
 StepPlan planStep(const Program &program, const PlanningOptions &options);
 

@@ -60,8 +60,9 @@ public:
 
 /// Whether `a` beats `b` as an answer to `options`: meeting the budget
 /// first; then (for `min`, or when neither meets it) the smaller peak; then
-/// fewer extra FLOPs. The one rule for choosing between plans, within a
-/// solver and across program orders (remat-plan's `reorder`).
+/// fewer extra FLOPs. The rule for choosing between plans within a solver;
+/// the planning driver applies it to whole plans of a step, in arena or
+/// live bytes (lib/Planning/PlanMerit.h).
 bool isBetterResult(const SolverResult &a, const SolverResult &b,
                     const SolverOptions &options);
 
