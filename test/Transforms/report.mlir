@@ -72,7 +72,7 @@
 // SVG: budget 56.0 KiB
 // SVG: address space: arena 48.0 KiB = 1.000x the live peak
 // SVG: <rect x={{.*}}<title>%1 @0, 16.0 KiB</title></rect>
-// SVG: <title>%1 (copy) @16896, 16.0 KiB</title>
+// SVG: <title>%1 (copy) @0, 16.0 KiB</title>
 // SVG: arena 48.0 KiB
 // SVG: budget 56.0 KiB
 // SVG: at the peak:

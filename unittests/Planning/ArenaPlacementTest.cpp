@@ -331,8 +331,9 @@ TEST(ArenaPlacementTest, PlacementIsDeterministic) {
     EXPECT_EQ(again.offsets, first.offsets);
     EXPECT_EQ(again.arenaBytes, first.arenaBytes);
   }
-  // Only the overlap relation matters, not the step numbers: stretching the
-  // timeline gives the same layout.
+  // Step numbers matter only through the overlap relation, their order and
+  // the steps crossed in proportion: stretching the timeline evenly gives
+  // the same layout.
   std::vector<ArenaBuffer> stretched = buffers;
   for (ArenaBuffer &buffer : stretched) {
     buffer.first = 3 * buffer.first + 100;
@@ -463,17 +464,86 @@ std::vector<ArenaBuffer> readBuffers(const std::string &path) {
   return buffers;
 }
 
-// A training step's backward pass at its lowest peak: weight gradients live
-// from where they are made to the end, across the next layers' peaks. The
-// drifting local search stalls at 1.021 of the load here; the settling
-// one, run beside it on steps this small, reaches 1.013.
-TEST(ArenaPlacementTest, SettlingSearchPlacesATrainingStepWithinTwoPercent) {
+/// Places the buffers of a data file (`count` of them) and checks the arena
+/// is valid and within `permille` thousandths of the live peak.
+void expectPlacedWithin(const std::string &file, size_t count,
+                        uint64_t permille) {
   std::vector<ArenaBuffer> buffers =
-      readBuffers(REMAT_PLANNING_TEST_DATA "/transformer-min-buffers.txt");
-  ASSERT_EQ(buffers.size(), 406u);
+      readBuffers(REMAT_PLANNING_TEST_DATA "/" + file);
+  ASSERT_EQ(buffers.size(), count) << file;
   ArenaLayout layout = placeArena(buffers, ArenaStrategy::Best);
   expectValid(buffers, layout);
-  EXPECT_LE(layout.arenaBytes * 100, layout.liveBytes * 102);
+  EXPECT_LE(layout.arenaBytes * 1000, layout.liveBytes * permille) << file;
+}
+
+// Training steps at their lowest peak. In the bundled transformer's, weight
+// gradients live from where they are made to the end, across the next
+// layers' peaks: the orders by size and contention with the drifting local
+// search stall at 1.021 of the load, the settling search reached 1.013, and
+// a skyline order reaches the load. In the shared models' steps, small
+// buffers (saved statistics, scales) live across most of the backward pass
+// beside large short-lived ones; the orders by size and by contention leave
+// them to be placed last, above the large ones' fragments (1.013 of the load
+// on SqueezeNet, 1.138 on ResNet-50); with the skyline orders, which place
+// them as soon as the floor under them is free, 1.0013 and 1.088.
+TEST(ArenaPlacementTest, TrainingStepsPlaceNearTheLoad) {
+  expectPlacedWithin("transformer-min-buffers.txt", 406, 1000);
+  expectPlacedWithin("squeezenet-min-buffers.txt", 344, 1002);
+  expectPlacedWithin("resnet50-min-buffers.txt", 2093, 1090);
+}
+
+/// The offsets of placing `order` bottom up as the skyline does: each
+/// buffer on the highest end among the earlier ones it meets.
+std::vector<uint64_t> stackedOffsets(const std::vector<ArenaBuffer> &buffers,
+                                     llvm::ArrayRef<uint32_t> order) {
+  std::vector<uint64_t> offsets(buffers.size(), 0);
+  for (size_t k = 0; k < order.size(); ++k) {
+    uint64_t floor = 0;
+    for (size_t j = 0; j < k; ++j)
+      if (meet(buffers[order[k]], buffers[order[j]]))
+        floor = std::max(floor, offsets[order[j]] +
+                                    alignedBytes(buffers[order[j]]));
+    offsets[order[k]] = floor;
+  }
+  return offsets;
+}
+
+TEST(ArenaPlacementTest, SkylineOrderGoesBottomUpAndGreedyStaysBelowIt) {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<ArenaBuffer> buffers =
+        randomBuffers(rng, 2 + trial % 40, 30, 8, 64);
+    arena::Instance instance(buffers);
+    std::vector<uint32_t> order =
+        arena::skylineOrder(instance, [&](uint32_t i) {
+          return arena::SkylinePriority(instance.sizes[i], 0);
+        });
+    ASSERT_EQ(order.size(), instance.occupying.size());
+    // Each next buffer is one that could go lowest: stacked in the order,
+    // the offsets never fall, and none could have gone below the one
+    // chosen at its turn.
+    std::vector<uint64_t> stacked = stackedOffsets(buffers, order);
+    for (size_t k = 0; k < order.size(); ++k) {
+      if (k > 0)
+        EXPECT_LE(stacked[order[k - 1]], stacked[order[k]]);
+      for (size_t later = k + 1; later < order.size(); ++later) {
+        uint64_t floor = 0;
+        for (size_t j = 0; j < k; ++j)
+          if (meet(buffers[order[later]], buffers[order[j]]))
+            floor = std::max(floor, stacked[order[j]] +
+                                        alignedBytes(buffers[order[j]]));
+        EXPECT_GE(floor, stacked[order[k]]);
+      }
+    }
+    // Fit::Lowest in that order puts every buffer no higher.
+    ArenaLayout layout;
+    layout.liveBytes = instance.liveBytes;
+    layout.arenaBytes = *arena::placeGreedy(instance, order, arena::Fit::Lowest,
+                                            layout.offsets);
+    expectValid(buffers, layout);
+    for (uint32_t i : order)
+      EXPECT_LE(layout.offsets[i], stacked[i]);
+  }
 }
 
 /// Random buffers over `steps` steps whose intervals overlap a lot, so that

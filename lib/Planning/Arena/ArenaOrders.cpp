@@ -1,8 +1,9 @@
 //===- ArenaOrders.cpp - Orders the greedy arena placer tries -------------===//
 //
 // The orders in which placeArena hands buffers to the greedy placer: by
-// size, by the bytes live across each buffer's interval, by the bytes and
-// the number of the buffers it shares steps with, and by allocation order.
+// size, by the bytes live across each buffer's interval, two skyline orders
+// (ArenaSkyline.cpp), by the bytes and the number of the buffers it shares
+// steps with, and by allocation order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -106,25 +107,50 @@ neighbourhoods(const Instance &instance) {
 
 } // namespace
 
-std::vector<std::vector<uint32_t>>
+std::vector<CandidateOrder>
 arena::candidateOrders(const Instance &instance) {
   const auto &sizes = instance.sizes;
-  std::vector<std::vector<uint32_t>> orders;
-  orders.push_back(orderBy(instance, [&](uint32_t i) { return sizes[i]; }));
+  std::vector<CandidateOrder> orders;
+  orders.push_back({orderBy(instance, [&](uint32_t i) { return sizes[i]; })});
   std::vector<uint64_t> load = contention(instance);
-  orders.push_back(orderBy(instance, [&](uint32_t i) {
+  orders.push_back({orderBy(instance, [&](uint32_t i) {
     return std::make_pair(load[i], sizes[i]);
-  }));
+  })});
+  // Bottom up, the buffers that take the most bytes x steps first (ties:
+  // the latest to end), and the latest to end first (ties: the largest).
+  // On the shared models' training steps these win where the two orders
+  // above leave long-lived small buffers to the top (ArenaSkyline.cpp).
+  const auto &buffers = instance.buffers;
+  // Steps crossed, not counted: a timeline stretched evenly (the same
+  // step with more ops between) keeps the order.
+  auto steps = [&](uint32_t i) {
+    return static_cast<uint64_t>(buffers[i].last - buffers[i].first);
+  };
+  orders.push_back({skylineOrder(instance,
+                                 [&](uint32_t i) {
+                                   return SkylinePriority(
+                                       llvm::SaturatingMultiply(steps(i),
+                                                                sizes[i]),
+                                       static_cast<uint64_t>(buffers[i].last));
+                                 }),
+                    /*skyline=*/true});
+  orders.push_back({skylineOrder(instance,
+                                 [&](uint32_t i) {
+                                   return SkylinePriority(
+                                       static_cast<uint64_t>(buffers[i].last),
+                                       sizes[i]);
+                                 }),
+                    /*skyline=*/true});
   // The bytes a buffer shares steps with: a stand-in for size x lifetime.
   std::vector<uint64_t> degree, weight;
   std::tie(degree, weight) = neighbourhoods(instance);
-  orders.push_back(orderBy(instance, [&](uint32_t i) {
+  orders.push_back({orderBy(instance, [&](uint32_t i) {
     return std::make_pair(weight[i], sizes[i]);
-  }));
-  orders.push_back(orderBy(instance, [&](uint32_t i) {
+  })});
+  orders.push_back({orderBy(instance, [&](uint32_t i) {
     return std::make_pair(degree[i], sizes[i]);
-  }));
+  })});
   // Allocation order (the index): what a bump allocator sees.
-  orders.push_back(instance.occupying);
+  orders.push_back({instance.occupying});
   return orders;
 }

@@ -97,7 +97,7 @@ uint64_t Instance::arenaOf(llvm::ArrayRef<uint64_t> offsets) const {
 
 namespace {
 
-/// Steps with more buffers than this get the first two orders only, and
+/// Steps with more buffers than this get the first four orders only, and
 /// greedy passes that find gaps in an OccupancyTree, merging at most
 /// kRangesPerBuffer taken ranges per buffer; the pass that follows when all
 /// of them ran out merges at most kFallbackRangesPerBuffer.
@@ -295,21 +295,28 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
     return layout;
   }
 
-  std::vector<uint64_t> offsets;
-  bool first = true;
-  std::vector<std::vector<uint32_t>> orders = candidateOrders(instance);
-  // On large steps the first two orders (by size, by contention) win most
-  // often; the others would add passes for little.
+  std::vector<CandidateOrder> orders = candidateOrders(instance);
+  // On large steps the first four orders (by size, by contention, the
+  // skylines) win most often; the others would add passes for little.
   if (instance.occupying.size() > kLargeInstance)
-    orders.resize(2);
-  std::vector<uint32_t> bestOrder;
-  Fit bestFit = Fit::Smallest;
+    orders.resize(4);
+  // The best pass of each family of orders. The local search starts from
+  // both: the lower arena is not always the better start (ResNet-50's step
+  // at 0.5 from ONNX: a skyline order places it at 1.104 of its live peak
+  // and stalls there, the order by contention starts at 1.210 and reaches
+  // 1.086).
+  struct Start {
+    std::vector<uint32_t> order;
+    Fit fit;
+    ArenaLayout layout;
+  };
+  std::optional<Start> bestOf[2];
   // The fallback below is this pass under a per-buffer bound; when it was
   // dropped with no walk that bound would have cut, it goes on from there.
   std::optional<GreedyPass> fallbackStart;
-  for (const std::vector<uint32_t> &order : orders) {
+  for (const CandidateOrder &order : orders) {
     for (Fit fit : {Fit::Smallest, Fit::Lowest}) {
-      GreedyPass pass(instance, order, fit);
+      GreedyPass pass(instance, order.buffers, fit);
       std::optional<uint64_t> arena = pass.place(maxRanges(instance));
       if (!arena) {
         if (&order == &orders.front() && fit == Fit::Lowest &&
@@ -317,46 +324,60 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
           fallbackStart.emplace(std::move(pass));
         continue;
       }
-      offsets = std::move(pass.offsets);
-      if (first || *arena < layout.arenaBytes) {
-        layout.arenaBytes = *arena;
-        layout.offsets = offsets;
-        bestOrder = order;
-        bestFit = fit;
-        first = false;
+      std::optional<Start> &best = bestOf[order.skyline];
+      if (!best || *arena < best->layout.arenaBytes) {
+        ArenaLayout placed = layout;
+        placed.arenaBytes = *arena;
+        placed.offsets = std::move(pass.offsets);
+        best = Start{order.buffers, fit, std::move(placed)};
       }
-      if (!first && layout.arenaBytes <= bound)
-        return layout;
+      if (*arena <= bound)
+        return best->layout;
     }
   }
-  if (first) {
+  if (!bestOf[0] && !bestOf[1]) {
     // Every pass ran out of ranges to merge: the lowest fit in size order
     // stops at a buffer's first fitting gap, the cheapest pass to finish.
     // Its search is bounded too, or a fragmented step makes it quadratic:
     // each buffer may merge kFallbackRangesPerBuffer ranges and what the
     // buffers before it left; one that runs out goes on top of the buffers
     // it meets.
-    bestOrder = orders.front();
-    bestFit = Fit::Lowest;
+    Start start{orders.front().buffers, Fit::Lowest, layout};
     if (fallbackStart) {
-      layout.arenaBytes = fallbackStart->finish(kFallbackRangesPerBuffer);
-      layout.offsets = std::move(fallbackStart->offsets);
+      start.layout.arenaBytes =
+          fallbackStart->finish(kFallbackRangesPerBuffer);
+      start.layout.offsets = std::move(fallbackStart->offsets);
     } else {
-      layout.arenaBytes =
-          *placeGreedy(instance, bestOrder, bestFit, layout.offsets,
+      start.layout.arenaBytes =
+          *placeGreedy(instance, start.order, start.fit, start.layout.offsets,
                        UINT64_MAX, kFallbackRangesPerBuffer);
     }
+    bestOf[0] = std::move(start);
   }
-  // On small steps a second search settles from the same start, and the
-  // lower arena of the two is kept: each finds layouts the other misses
-  // (on the bundled transformer step at `min`, settling reaches 1.013 of
-  // the live peak where drifting stalls at 1.021). Larger steps do not pay
-  // for a second search on every placement.
-  ArenaLayout settled = layout;
-  improveOrder(instance, bestOrder, bestFit, Plateau::Drift, layout);
+  const Start &lowest =
+      !bestOf[1] || (bestOf[0] && bestOf[0]->layout.arenaBytes <=
+                                      bestOf[1]->layout.arenaBytes)
+          ? *bestOf[0]
+          : *bestOf[1];
+  // On small steps a second search settles from the lowest start, and the
+  // lowest arena of all is kept: each finds layouts the other misses (on
+  // the bundled transformer step at `min`, settling reached 1.013 of the
+  // live peak where drifting stalled at 1.021). Larger steps do not pay for
+  // a second search on every placement.
+  ArenaLayout settled = lowest.layout;
+  bool searched = false;
+  for (const std::optional<Start> &start : bestOf) {
+    if (!start)
+      continue;
+    ArenaLayout drifted = start->layout;
+    improveOrder(instance, start->order, start->fit, Plateau::Drift, drifted);
+    if (!searched || drifted.arenaBytes < layout.arenaBytes)
+      layout = std::move(drifted);
+    searched = true;
+  }
   if (layout.arenaBytes > bound &&
       instance.occupying.size() <= kSettledSearchBuffers) {
-    improveOrder(instance, bestOrder, bestFit, Plateau::Settle, settled);
+    improveOrder(instance, lowest.order, lowest.fit, Plateau::Settle, settled);
     if (settled.arenaBytes < layout.arenaBytes)
       layout = std::move(settled);
   }

@@ -12,10 +12,12 @@
 #include "remat/Planning/ArenaPlacement.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace remat::arena {
@@ -140,10 +142,33 @@ std::vector<uint32_t> orderBy(const Instance &instance, Key key) {
   return order;
 }
 
-/// Orders that look only at sizes, the conflict graph and indices, never at
-/// step numbers: the planner and the lowering number steps differently.
-/// Defined in ArenaOrders.cpp.
-std::vector<std::vector<uint32_t>> candidateOrders(const Instance &instance);
+/// The orders placeArena tries, the likeliest winners first (ArenaOrders.cpp).
+/// Most look only at sizes, the conflict graph and indices; the skyline
+/// orders also weigh lifetimes in steps, which the lowering numbers
+/// differently. That is safe because the lowering takes the plan's offsets;
+/// it places the buffers again, and must then reach the plan's arena, only
+/// when those offsets are not a placement of its buffers (a plan that does
+/// not describe the lowered step).
+struct CandidateOrder {
+  std::vector<uint32_t> buffers;
+  /// Whether it is a skyline order (the local search starts from the best
+  /// pass of each kind).
+  bool skyline = false;
+};
+std::vector<CandidateOrder> candidateOrders(const Instance &instance);
+
+/// What breaks ties among buffers that can go equally low: higher first.
+using SkylinePriority = std::pair<uint64_t, uint64_t>;
+
+/// The buffers in the order of their skyline placement (ArenaSkyline.cpp):
+/// bottom up, each next one the buffer that can go lowest, on the placed
+/// buffers it meets, ties broken by `priority` (higher first), then by
+/// index. Placing them in this order with Fit::Lowest puts each buffer no
+/// higher than the skyline did. O(n log n) plus the stale entries the queue
+/// revisits.
+std::vector<uint32_t>
+skylineOrder(const Instance &instance,
+             llvm::function_ref<SkylinePriority(uint32_t)> priority);
 
 /// How the local search judges a try whose arena equals the best one's.
 enum class Plateau {
