@@ -277,13 +277,12 @@ SolverResult ChainSolver::solve(const Program &program,
                 .count());
   candidates.consider(createSolver("greedy")->solve(program, rest));
   SolverResult best = candidates.get();
+  std::string note = std::move(best.note);
   // Moves that gain nothing (an activation no backward op needs early)
   // are dropped; the FLOPs do not change.
-  SolverResult result = evaluatePlan(
-      program,
-      dropNeedlessRecomputes(program, std::move(best.plan), options, deadline),
-      options);
-  result.note = std::move(best.note);
+  SolverResult result =
+      pruneEvaluated(program, std::move(best), options, deadline);
+  result.note = std::move(note);
   if (!useDP && result.note.empty())
     result.note = model ? "chain: too long for the multi-level DP; one-level "
                           "checkpoints and greedy only"

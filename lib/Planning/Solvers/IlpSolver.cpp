@@ -269,14 +269,14 @@ private:
         deadline + std::chrono::duration_cast<Clock::duration>(
                        std::chrono::duration<double>(
                            std::max(0.5, 0.05 * options.timeLimitSeconds)));
-    SolverResult out = evaluatePlan(
-        program,
-        dropNeedlessRecomputes(program, std::move(result.plan), options,
-                               pruneDeadline),
-        options);
-    out.optimal = result.optimal;
-    out.gap = result.gap;
-    out.note = result.note;
+    bool optimal = result.optimal;
+    double gap = result.gap;
+    std::string note = result.note;
+    SolverResult out =
+        pruneEvaluated(program, std::move(result), options, pruneDeadline);
+    out.optimal = optimal;
+    out.gap = gap;
+    out.note = std::move(note);
     return out;
   }
 
