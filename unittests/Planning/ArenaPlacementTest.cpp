@@ -11,6 +11,9 @@
 #include "remat/Planning/ArenaPlacement.h"
 
 #include "ArenaPlacementInternal.h"
+#include "remat/Planning/MemoryProfile.h"
+#include "remat/Planning/StepArena.h"
+#include "remat/Planning/Testing/Generators.h"
 
 #include "gtest/gtest.h"
 
@@ -514,10 +517,12 @@ TEST(ArenaPlacementTest, SkylineOrderGoesBottomUpAndGreedyStaysBelowIt) {
     std::vector<ArenaBuffer> buffers =
         randomBuffers(rng, 2 + trial % 40, 30, 8, 64);
     arena::Instance instance(buffers);
-    std::vector<uint32_t> order =
+    std::optional<std::vector<uint32_t>> skyline =
         arena::skylineOrder(instance, [&](uint32_t i) {
           return arena::SkylinePriority(instance.sizes[i], 0);
         });
+    ASSERT_TRUE(skyline);
+    const std::vector<uint32_t> &order = *skyline;
     ASSERT_EQ(order.size(), instance.occupying.size());
     // Each next buffer is one that could go lowest: stacked in the order,
     // the offsets never fall, and none could have gone below the one
@@ -544,6 +549,26 @@ TEST(ArenaPlacementTest, SkylineOrderGoesBottomUpAndGreedyStaysBelowIt) {
     for (uint32_t i : order)
       EXPECT_LE(layout.offsets[i], stacked[i]);
   }
+}
+
+// A deep random DAG's buffers all live across its backward pass: each
+// placement raises the floor under thousands of them, and the skyline's
+// queue would revisit about 400 stale entries per buffer. It gives up
+// instead, and placement stays near-linear with the other orders.
+TEST(ArenaPlacementTest, SkylineGivesUpWhereItsQueueWouldGrowQuadratic) {
+  RandomDagOptions options;
+  options.depth = 850;
+  options.width = 4;
+  Program program = generateRandomDag(options);
+  StepArena step = placeStepArena(
+      program, computeMemoryProfile(program, false), 64);
+  ASSERT_GT(step.buffers.size(), 10000u);
+  arena::Instance instance(step.buffers);
+  EXPECT_FALSE(arena::skylineOrder(instance, [&](uint32_t i) {
+    return arena::SkylinePriority(instance.sizes[i], 0);
+  }));
+  expectValid(step.buffers, step.layout);
+  EXPECT_LE(step.layout.arenaBytes * 1000, step.layout.liveBytes * 1001);
 }
 
 /// Random buffers over `steps` steps whose intervals overlap a lot, so that

@@ -108,7 +108,7 @@ neighbourhoods(const Instance &instance) {
 } // namespace
 
 std::vector<CandidateOrder>
-arena::candidateOrders(const Instance &instance) {
+arena::candidateOrders(const Instance &instance, bool all) {
   const auto &sizes = instance.sizes;
   std::vector<CandidateOrder> orders;
   orders.push_back({orderBy(instance, [&](uint32_t i) { return sizes[i]; })});
@@ -126,21 +126,20 @@ arena::candidateOrders(const Instance &instance) {
   auto steps = [&](uint32_t i) {
     return static_cast<uint64_t>(buffers[i].last - buffers[i].first);
   };
-  orders.push_back({skylineOrder(instance,
-                                 [&](uint32_t i) {
-                                   return SkylinePriority(
-                                       llvm::SaturatingMultiply(steps(i),
-                                                                sizes[i]),
-                                       static_cast<uint64_t>(buffers[i].last));
-                                 }),
-                    /*skyline=*/true});
-  orders.push_back({skylineOrder(instance,
-                                 [&](uint32_t i) {
-                                   return SkylinePriority(
-                                       static_cast<uint64_t>(buffers[i].last),
-                                       sizes[i]);
-                                 }),
-                    /*skyline=*/true});
+  auto byArea = [&](uint32_t i) {
+    return SkylinePriority(llvm::SaturatingMultiply(steps(i), sizes[i]),
+                           static_cast<uint64_t>(buffers[i].last));
+  };
+  auto byEnd = [&](uint32_t i) {
+    return SkylinePriority(static_cast<uint64_t>(buffers[i].last), sizes[i]);
+  };
+  for (auto priority : {llvm::function_ref<SkylinePriority(uint32_t)>(byArea),
+                        llvm::function_ref<SkylinePriority(uint32_t)>(byEnd)})
+    if (std::optional<std::vector<uint32_t>> order =
+            skylineOrder(instance, priority))
+      orders.push_back({std::move(*order), /*skyline=*/true});
+  if (!all)
+    return orders;
   // The bytes a buffer shares steps with: a stand-in for size x lifetime.
   std::vector<uint64_t> degree, weight;
   std::tie(degree, weight) = neighbourhoods(instance);

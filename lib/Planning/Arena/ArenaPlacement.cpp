@@ -97,7 +97,7 @@ uint64_t Instance::arenaOf(llvm::ArrayRef<uint64_t> offsets) const {
 
 namespace {
 
-/// Steps with more buffers than this get the first four orders only, and
+/// Steps with more buffers than this get four orders only, and
 /// greedy passes that find gaps in an OccupancyTree, merging at most
 /// kRangesPerBuffer taken ranges per buffer; the pass that follows when all
 /// of them ran out merges at most kFallbackRangesPerBuffer.
@@ -295,11 +295,10 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
     return layout;
   }
 
-  std::vector<CandidateOrder> orders = candidateOrders(instance);
-  // On large steps the first four orders (by size, by contention, the
-  // skylines) win most often; the others would add passes for little.
-  if (instance.occupying.size() > kLargeInstance)
-    orders.resize(4);
+  // On large steps the orders by size, by contention and the skylines win
+  // most often; the others would add passes for little.
+  std::vector<CandidateOrder> orders = candidateOrders(
+      instance, instance.occupying.size() <= kLargeInstance);
   // The best pass of each family of orders. The local search starts from
   // both: the lower arena is not always the better start (ResNet-50's step
   // at 0.5 from ONNX: a skyline order places it at 1.104 of its live peak

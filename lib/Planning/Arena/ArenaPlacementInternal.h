@@ -155,7 +155,10 @@ struct CandidateOrder {
   /// pass of each kind).
   bool skyline = false;
 };
-std::vector<CandidateOrder> candidateOrders(const Instance &instance);
+/// With `all` false (large steps), only the orders by size and contention
+/// and the skyline orders.
+std::vector<CandidateOrder> candidateOrders(const Instance &instance,
+                                            bool all);
 
 /// What breaks ties among buffers that can go equally low: higher first.
 using SkylinePriority = std::pair<uint64_t, uint64_t>;
@@ -165,8 +168,8 @@ using SkylinePriority = std::pair<uint64_t, uint64_t>;
 /// buffers it meets, ties broken by `priority` (higher first), then by
 /// index. Placing them in this order with Fit::Lowest puts each buffer no
 /// higher than the skyline did. O(n log n) plus the stale entries the queue
-/// revisits.
-std::vector<uint32_t>
+/// revisits; nothing once those pass a bound linear in n.
+std::optional<std::vector<uint32_t>>
 skylineOrder(const Instance &instance,
              llvm::function_ref<SkylinePriority(uint32_t)> priority);
 
