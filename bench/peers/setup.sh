@@ -4,12 +4,13 @@
 # (models exported to ONNX), NumPy, networkx for AOTAutograd's min-cut
 # partitioner, and OpenBLAS's serial BLAS, which Debian's alternatives then
 # select as libblas.so.3 over the reference BLAS (5-15x slower on PyTorch's
-# matrix products; bench/compiled-speed.py compares against it). Returns at
-# once when they are installed.
+# matrix products; bench/compiled-speed.py compares against it), and the
+# onnx package, with which transformer_plan_times.py deepens an exported
+# decoder. Returns at once when they are installed.
 set -euo pipefail
 
 packages=(python3-torch python3-torchvision python3-numpy python3-networkx
-  libopenblas0-serial)
+  python3-onnx libopenblas0-serial)
 installed=$(dpkg-query -W -f='${Status}\n' "${packages[@]}" 2>/dev/null |
   grep -c "ok installed" || true)
 if [ "$installed" -eq "${#packages[@]}" ]; then
