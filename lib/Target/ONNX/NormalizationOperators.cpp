@@ -195,10 +195,12 @@ LogicalResult importDropout(Importer &im, const NodeProto &node) {
     return failure();
   SmallVector<int64_t> shape(shapeOf(*x));
   if (!drops) {
-    // The mask of a dropout that drops nothing: all true.
-    IntConstant all{SmallVector<int64_t>(numElements(shape), 1), shape};
+    // The mask of a dropout that drops nothing: all true, made a splat at
+    // once (element by element, a GPT-2-sized decoder's attention masks
+    // took most of its import time).
+    RankedTensorType maskType = tb.type(shape, tb.builder().getI1Type());
     im.define(node.output(1),
-              im.materializeInts(all, tb.builder().getI1Type()));
+              tb.constant(DenseElementsAttr::get(maskType, true)));
     return identity()(im, node);
   }
   uint64_t offset = im.reserveRandomStream(numElements(shape));
