@@ -4,10 +4,11 @@
 // among the already placed buffers it conflicts with (the smallest gap that
 // fits, or the lowest), else above them all. The baseline is the order by
 // size (TFLite's arena planner and XNNPACK, Pisarchyk & Lee,
-// arXiv:2001.03288). `Best` tries several orders (ArenaOrders.cpp) and both
-// fits, keeps the smallest arena, improves the best order by a bounded local
-// search (ArenaLocalSearch.cpp), and on small instances searches for the
-// optimum (ArenaSearch.cpp).
+// arXiv:2001.03288). `Best` tries several orders (ArenaOrders.cpp, among
+// them the skyline orders of ArenaSkyline.cpp) and both fits, improves the
+// best skyline order and the best other one by a bounded local search
+// (ArenaLocalSearch.cpp), keeps the smallest arena, and on small instances
+// searches for the optimum (ArenaSearch.cpp).
 //
 //===----------------------------------------------------------------------===//
 
