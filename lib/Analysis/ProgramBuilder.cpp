@@ -291,7 +291,8 @@ public:
     OpInfo &info = graph.program.ops[id];
     info.ordered = isa<BackwardOp>(op) || !isMemoryEffectFree(op);
     info.mustKeep = op->hasAttr(kNeverAttrName);
-    info.scratchBuffers = scratchBuffersOf(op);
+    std::vector<uint64_t> scratch = scratchBuffersOf(op);
+    info.scratchBuffers.assign(scratch.begin(), scratch.end());
     if (auto save = op->getAttrOfType<BoolAttr>(kSaveAttrName))
       info.mustRecompute = recomputable && !save.getValue();
     if (isa<BackwardOp>(op) && graph.program.backwardBegin == kNone)

@@ -119,7 +119,7 @@ TEST_F(ProgramBuilderTest, ResultBytesAndCostsAreRecorded) {
   EXPECT_EQ(program.values[resultOf(*graph, "tosa.tanh")].bytes, 128u);
   EXPECT_EQ(program.values[resultOf(*graph, "tosa.reduce_sum")].bytes, 16u);
   EXPECT_EQ(program.ops[1].operands,
-            std::vector<ValueId>{resultOf(*graph, "tosa.tanh")});
+            llvm::SmallVector<ValueId>{resultOf(*graph, "tosa.tanh")});
   EXPECT_EQ(program.backwardBegin, kNone);
 }
 
@@ -360,7 +360,7 @@ TEST_F(ProgramBuilderTest, NameTagsShareTheTaggedValue) {
   // No new value, no view: the tag is the value under another name.
   EXPECT_EQ(program.values.size(), 3u);
   EXPECT_EQ(program.ops[opIndex(*graph, "tosa.exp")].operands,
-            std::vector<ValueId>{tanh});
+            llvm::SmallVector<ValueId>{tanh});
   EXPECT_EQ(program.values[tanh].aliasOf, kNone);
   EXPECT_NE(program.values[tanh].name.find("\"act\""), std::string::npos)
       << program.values[tanh].name;
@@ -389,10 +389,10 @@ TEST_F(ProgramBuilderTest, RecomputeRegionsAreFlattened) {
   EXPECT_EQ(names, (std::vector<std::string>{"tosa.tanh", "tosa.exp",
                                              "tosa.abs", "tosa.add"}));
   // Block arguments are the operands, results the yielded values.
-  EXPECT_EQ(program.ops[1].operands, std::vector<ValueId>{program.inputs[0]});
+  EXPECT_EQ(program.ops[1].operands, llvm::SmallVector<ValueId>{program.inputs[0]});
   ValueId abs = resultOf(*graph, "tosa.abs");
   EXPECT_EQ(program.ops[3].operands,
-            (std::vector<ValueId>{resultOf(*graph, "tosa.tanh"), abs}));
+            (llvm::SmallVector<ValueId>{resultOf(*graph, "tosa.tanh"), abs}));
   Value recomputed = graph->ops[3]->getOperand(1);
   EXPECT_EQ(graph->valueIds.lookup(recomputed), abs);
 }
@@ -413,7 +413,7 @@ TEST_F(ProgramBuilderTest, ValuesCapturedByRegionsAreOperands) {
   const Program &program = graph->program;
   OpId generate = opIndex(*graph, "tensor.generate");
   ValueId tanh = resultOf(*graph, "tosa.tanh");
-  EXPECT_EQ(program.ops[generate].operands, std::vector<ValueId>{tanh});
+  EXPECT_EQ(program.ops[generate].operands, llvm::SmallVector<ValueId>{tanh});
   // Ops nested in other regions than remat.recompute are not program ops.
   EXPECT_EQ(program.ops.size(), 2u);
   MemoryProfile profile = computeMemoryProfile(program, false);

@@ -55,7 +55,7 @@ TEST(MaterializeTest, RecomputeOneValue) {
   // f, g, h, f', k.
   EXPECT_EQ(result.ops[3].origin, 0u);
   EXPECT_EQ(result.ops[3].name, "f");
-  EXPECT_EQ(result.ops[3].operands, std::vector<ValueId>{0});
+  EXPECT_EQ(result.ops[3].operands, llvm::SmallVector<ValueId>{0});
   EXPECT_EQ(map.isCopy, (std::vector<bool>{false, false, false, true, false}));
   EXPECT_EQ(map.opIndex, (std::vector<OpId>{0, 1, 2, 4}));
   EXPECT_EQ(map.copies, std::vector<ValueId>{5});
@@ -65,7 +65,7 @@ TEST(MaterializeTest, RecomputeOneValue) {
   EXPECT_EQ(copy.def, 3u);
   EXPECT_EQ(copy.bytes, 100u);
   EXPECT_EQ(copy.name, program.values[1].name);
-  EXPECT_EQ(result.ops[4].operands, (std::vector<ValueId>{5, 3}));
+  EXPECT_EQ(result.ops[4].operands, (llvm::SmallVector<ValueId>{5, 3}));
   // Original values keep their ids; their defs follow their ops.
   EXPECT_EQ(result.values[4].def, 4u);
   EXPECT_TRUE(result.values[4].isOutput);
@@ -93,8 +93,8 @@ TEST(MaterializeTest, ChainIntermediatesAreTransient) {
   ASSERT_EQ(result.ops.size(), 6u);
   ValueId aCopy = result.ops[3].results[0];
   ValueId bCopy = result.ops[4].results[0];
-  EXPECT_EQ(result.ops[4].operands, std::vector<ValueId>{aCopy});
-  EXPECT_EQ(result.ops[5].operands, (std::vector<ValueId>{bCopy, c}));
+  EXPECT_EQ(result.ops[4].operands, llvm::SmallVector<ValueId>{aCopy});
+  EXPECT_EQ(result.ops[5].operands, (llvm::SmallVector<ValueId>{bCopy, c}));
   MemoryProfile profile = computeMemoryProfile(result, false);
   // a' dies at the chain op that reads it.
   EXPECT_EQ(profile.ranges[aCopy].end, 4u);
@@ -128,16 +128,16 @@ TEST(MaterializeTest, LaterGroupsReadTheCurrentVersion) {
   ASSERT_EQ(result.ops.size(), 9u);
   ValueId a1 = map.copies[0], b1 = map.copies[1], a2 = map.copies[2],
           b2 = map.copies[3];
-  EXPECT_EQ(result.ops[2].results, std::vector<ValueId>{a1});
-  EXPECT_EQ(result.ops[3].operands, (std::vector<ValueId>{a1, b}));
-  EXPECT_EQ(result.ops[4].operands, std::vector<ValueId>{a1});
-  EXPECT_EQ(result.ops[5].operands, std::vector<ValueId>{b1});
-  EXPECT_EQ(result.ops[6].results, std::vector<ValueId>{a2});
+  EXPECT_EQ(result.ops[2].results, llvm::SmallVector<ValueId>{a1});
+  EXPECT_EQ(result.ops[3].operands, (llvm::SmallVector<ValueId>{a1, b}));
+  EXPECT_EQ(result.ops[4].operands, llvm::SmallVector<ValueId>{a1});
+  EXPECT_EQ(result.ops[5].operands, llvm::SmallVector<ValueId>{b1});
+  EXPECT_EQ(result.ops[6].results, llvm::SmallVector<ValueId>{a2});
   // The second group before u3 reads the copy the first one made.
-  EXPECT_EQ(result.ops[7].operands, std::vector<ValueId>{a2});
-  EXPECT_EQ(result.ops[7].results, std::vector<ValueId>{b2});
+  EXPECT_EQ(result.ops[7].operands, llvm::SmallVector<ValueId>{a2});
+  EXPECT_EQ(result.ops[7].results, llvm::SmallVector<ValueId>{b2});
   EXPECT_EQ(result.ops[8].operands,
-            (std::vector<ValueId>{a2, b2, result.ops[5].results[0]}));
+            (llvm::SmallVector<ValueId>{a2, b2, result.ops[5].results[0]}));
   EXPECT_EQ(map.opIndex, (std::vector<OpId>{0, 1, 3, 5, 8}));
 }
 

@@ -21,8 +21,8 @@ TEST(ProgramTest, InputsAndOpsGetSequentialIds) {
   EXPECT_EQ(program.values[x].name, "x");
 
   const OpInfo &info = program.ops[op];
-  EXPECT_EQ(info.operands, std::vector<ValueId>{x});
-  EXPECT_EQ(info.results, (std::vector<ValueId>{1, 2}));
+  EXPECT_EQ(info.operands, llvm::SmallVector<ValueId>{x});
+  EXPECT_EQ(info.results, (llvm::SmallVector<ValueId>{1, 2}));
   EXPECT_EQ(info.flops, 100u);
   EXPECT_TRUE(info.recomputable);
   EXPECT_FALSE(info.mustRecompute);

@@ -11,6 +11,8 @@
 #ifndef REMAT_PLANNING_PROGRAM_H
 #define REMAT_PLANNING_PROGRAM_H
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -46,8 +48,11 @@ struct ValueInfo {
 
 /// One operation, in program order.
 struct OpInfo {
-  std::vector<ValueId> operands;
-  std::vector<ValueId> results;
+  /// Inline for the usual few: solvers copy every op once per plan they
+  /// evaluate (materialize), and heap vectors made half of that time
+  /// allocation.
+  llvm::SmallVector<ValueId, 4> operands;
+  llvm::SmallVector<ValueId, 2> results;
   /// Cost of executing the op once (FLOPs, see docs/memory-model.md).
   uint64_t flops = 0;
   /// The op may be executed again: it has no side effects, is not a call and
@@ -71,7 +76,7 @@ struct OpInfo {
   /// accumulator that the lowering allocates and frees around the op), one
   /// entry per allocation, in the order the lowering allocates them. Live
   /// during the op; each is a buffer of its own in the arena.
-  std::vector<uint64_t> scratchBuffers;
+  llvm::SmallVector<uint64_t, 1> scratchBuffers;
   /// The sum of scratchBuffers (saturating).
   uint64_t scratchBytes() const;
   /// For ops created by `materialize`: the original op this is a copy of

@@ -43,7 +43,7 @@ OpId Program::addOp(std::vector<ValueId> operands,
   assert(std::all_of(operands.begin(), operands.end(),
                      [&](ValueId v) { return v < values.size(); }) &&
          "operands must be defined first");
-  op.operands = std::move(operands);
+  op.operands.assign(operands.begin(), operands.end());
   for (uint64_t bytes : resultBytes) {
     ValueId result = values.size();
     ValueInfo info;
