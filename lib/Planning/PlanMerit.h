@@ -27,8 +27,9 @@ struct PlanMerit {
 /// The driver's rule for choosing between whole plans of a step: between
 /// the two orders, and between a missed budget's plan and `min`'s. It is
 /// the solvers' rule (isBetterResult, Solver.h) over the bytes the budget
-/// bounds, arena or live peak, with a last tie-break on those bytes. Fitting the budget first; then, when neither fits or under `min`,
-/// the fewer bytes; then the fewer extra FLOPs; then the fewer bytes. Bytes
+/// bounds, arena or live peak, with a last tie-break on those bytes:
+/// fitting the budget first; then, when neither fits or under `min`, the
+/// fewer bytes; then the fewer extra FLOPs; then the fewer bytes. Bytes
 /// come before FLOPs wherever the budget is missed because the answer to a
 /// missed budget is the plan closest to it, which is `min`'s question: this
 /// way no budget's answer is a plan `min`'s plan beats, and FLOPs only
