@@ -40,6 +40,23 @@ func.func @batch_matmul_odd(%a: memref<2x6x36xf32>, %b: memref<2x36x10xf32>, %c:
 
 // -----
 
+// A contraction whose right operand is laid out [n, k] (as a convolution's
+// weight [f, c] is): the tile read [n, k] is transposed for the outer
+// products by one shuffle of the flattened tile, not element by element.
+// CHECK-LABEL: func.func @matmul_transposed_b
+// CHECK: vector.transfer_read {{.*}} vector<32x16xf32>
+// CHECK-NOT: f32 from vector<32x16xf32>
+// CHECK: vector.shuffle {{.*}} : vector<512xf32>, vector<512xf32>
+// CHECK-NOT: f32 from vector<32x16xf32>
+// CHECK: vector.fma {{.*}} : vector<32xf32>
+// CHECK: return
+func.func @matmul_transposed_b(%a: memref<16x64xf32>, %b: memref<32x64xf32>, %c: memref<16x32xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%a, %b : memref<16x64xf32>, memref<32x64xf32>) outs(%c : memref<16x32xf32>)
+  return
+}
+
+// -----
+
 // An elementwise op: its innermost loop in tiles of two vectors.
 // CHECK-LABEL: func.func @elementwise
 // CHECK: scf.for

@@ -27,6 +27,8 @@ struct RunOptions {
   bool arena = true;
   bool vectorize = true;
   unsigned optLevel = 2;
+  /// Threads compiling the JIT's parts; 0: one per core.
+  unsigned compileThreads = 0;
   /// Timed runs after a warm-up; 0: one cold run.
   unsigned repeat = 0;
   /// Where --emit-executable writes, or empty to run.

@@ -2,13 +2,9 @@
 
 #include "Runner.h"
 
-#include "Codegen.h"
-
 #include "remat/Runtime/RematRuntime.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/Support/TargetSelect.h"
 
 #include <chrono>
 
@@ -35,54 +31,7 @@ void freeResults(ArrayRef<int64_t> resultWords, const Step &step, bool gpu) {
 
 } // namespace
 
-llvm::Expected<std::unique_ptr<CompiledModule>>
-remat::run::compile(ModuleOp module, unsigned optLevel) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  disablePostRaScheduling();
-  auto compiled = std::make_unique<CompiledModule>();
-  auto hostMachine = [] {
-    llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
-        llvm::orc::JITTargetMachineBuilder::detectHost();
-    if (!builder)
-      return llvm::Expected<std::unique_ptr<llvm::TargetMachine>>(
-          builder.takeError());
-    return builder->createTargetMachine();
-  };
-  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> host = hostMachine();
-  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> codegen = hostMachine();
-  if (!host || !codegen)
-    return llvm::createStringError(
-        "cannot describe the host CPU: " +
-        llvm::toString(host ? codegen.takeError() : host.takeError()));
-  compiled->host = std::move(*host);
-  compiled->optimize = makeOptimizer(optLevel, compiled->host.get());
-  ExecutionEngineOptions engineOptions;
-  engineOptions.transformer = compiled->optimize;
-  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
-      ExecutionEngine::create(module, engineOptions, std::move(*codegen));
-  if (!engine)
-    return llvm::createStringError("cannot JIT-compile the module: " +
-                                   llvm::toString(engine.takeError()));
-  compiled->engine = std::move(*engine);
-  // The allocator the counters belong to: the copy linked into this tool.
-  compiled->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    auto add = [&](const char *name, auto *function) {
-      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
-                                 llvm::JITSymbolFlags::Exported};
-    };
-    add("_mlir_memref_to_llvm_alloc", &_mlir_memref_to_llvm_alloc);
-    add("_mlir_memref_to_llvm_aligned_alloc",
-        &_mlir_memref_to_llvm_aligned_alloc);
-    add("_mlir_memref_to_llvm_free", &_mlir_memref_to_llvm_free);
-    add("memrefCopy", &memrefCopy);
-    return symbols;
-  });
-  return compiled;
-}
-
-llvm::Expected<Measurement> remat::run::runStep(ExecutionEngine &engine,
+llvm::Expected<Measurement> remat::run::runStep(const CompiledModule &compiled,
                                                 const Step &step,
                                                 Arguments &arguments,
                                                 const RunOptions &options) {
@@ -101,15 +50,6 @@ llvm::Expected<Measurement> remat::run::runStep(ExecutionEngine &engine,
   for (void *&pointer : arguments.pointers())
     packed.push_back(&pointer);
 
-  // Compile (and load GPU modules) before measuring.
-  std::string wrapper = "_mlir_ciface_" + step.entry;
-  if (llvm::Expected<void (*)(void **)> function = engine.lookupPacked(wrapper);
-      !function)
-    return llvm::createStringError(
-        "cannot compile @" + step.entry + " (" + wrapper +
-        "): " + llvm::toString(function.takeError()));
-  engine.initialize();
-
   bool warmUp = options.repeat > 0;
   unsigned runs = warmUp ? options.repeat + 1 : 1;
   for (unsigned run = 0; run < runs; ++run) {
@@ -120,9 +60,7 @@ llvm::Expected<Measurement> remat::run::runStep(ExecutionEngine &engine,
     remat_runtime_reset();
     remat_runtime_device_reset();
     auto start = std::chrono::steady_clock::now();
-    if (llvm::Error error = engine.invokePacked(wrapper, packed))
-      return llvm::createStringError("calling @" + step.entry + " failed: " +
-                                     llvm::toString(std::move(error)));
+    compiled.call(packed.data());
     if (gpu)
       remat_runtime_device_synchronize();
     auto stop = std::chrono::steady_clock::now();

@@ -1,6 +1,6 @@
 //===- Runner.h - The step JIT-compiled, run and measured -------*- C++ -*-===//
 //
-// Run phase: the lowered module JIT-compiled for the host, the step called
+// Run phase: the step, JIT-compiled for the host (Jit.h), called
 // through its C interface (warmed up and timed with --repeat), and what
 // the runtime library's counting allocator measured.
 //
@@ -10,15 +10,9 @@
 #define REMAT_TOOLS_REMATRUN_RUNNER_H
 
 #include "Arguments.h"
+#include "Jit.h"
 #include "RunOptions.h"
 #include "Step.h"
-
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "llvm/Target/TargetMachine.h"
-
-#include <functional>
-#include <memory>
 
 namespace remat::run {
 
@@ -41,24 +35,11 @@ struct Measurement {
   }
 };
 
-/// A JIT-compiled module, with what its optimizer uses: the JIT compiles
-/// when a function is first looked up, after compile() has returned.
-struct CompiledModule {
-  /// The host's CPU and features, so that LLVM's vectorizers and code
-  /// generation use its vector unit (AVX-512 where it has it).
-  std::unique_ptr<llvm::TargetMachine> host;
-  std::function<llvm::Error(llvm::Module *)> optimize;
-  std::unique_ptr<mlir::ExecutionEngine> engine;
-};
-
-llvm::Expected<std::unique_ptr<CompiledModule>> compile(mlir::ModuleOp module,
-                                                        unsigned optLevel);
-
 /// Without options.repeat the step runs once, cold; with it, once to warm
 /// up and then options.repeat times. The memory figures are the last run's.
 /// The results may point into the compiled module (a returned constant): it
 /// must stay alive until they are read.
-llvm::Expected<Measurement> runStep(mlir::ExecutionEngine &engine,
+llvm::Expected<Measurement> runStep(const CompiledModule &compiled,
                                     const Step &step, Arguments &arguments,
                                     const RunOptions &options);
 

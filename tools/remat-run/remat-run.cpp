@@ -82,6 +82,11 @@ cl::opt<bool> vectorize(
     cl::init(true), cl::cat(category));
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                            cl::init(2), cl::Prefix, cl::cat(category));
+cl::opt<unsigned> compileThreads(
+    "compile-threads",
+    cl::desc("Threads that optimize and compile the step's LLVM IR, each a "
+             "part of its functions (default 0: one per core)"),
+    cl::init(0), cl::cat(category));
 cl::opt<unsigned> repeat(
     "repeat",
     cl::desc("Run the step once to warm up, then this many times; time_ms is "
@@ -121,6 +126,7 @@ RunOptions readOptions() {
   options.arena = arena;
   options.vectorize = vectorize;
   options.optLevel = optLevel;
+  options.compileThreads = compileThreads;
   options.repeat = repeat.getNumOccurrences() ? unsigned(repeat) : 0;
   options.executablePath = emitExecutablePath;
   options.outputDir = outputDir;
@@ -158,11 +164,12 @@ int runLoweredStep(ModuleOp module, const Step &step,
           arguments.bind(step, options, /*keepInitialValues=*/options.repeat > 0))
     return fail(std::move(error));
   llvm::Expected<std::unique_ptr<CompiledModule>> compiled =
-      compile(module, options.optLevel);
+      CompiledModule::compile(module, step.entry, options.optLevel,
+                              options.compileThreads);
   if (!compiled)
     return fail(compiled.takeError());
   llvm::Expected<Measurement> measurement =
-      runStep(*(*compiled)->engine, step, arguments, options);
+      runStep(**compiled, step, arguments, options);
   if (!measurement)
     return fail(measurement.takeError());
   if (llvm::Error error = report(step, *measurement, options))

@@ -1,0 +1,237 @@
+//===- Jit.cpp - The lowered module compiled on every core ----------------===//
+
+#include "Jit.h"
+
+#include "Codegen.h"
+
+#include "remat/Runtime/RematRuntime.h"
+
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Utils/SplitModule.h"
+
+using namespace remat::run;
+namespace orc = llvm::orc;
+
+namespace {
+
+llvm::Error failure(const llvm::Twine &what, llvm::Error cause) {
+  return llvm::createStringError(what + ": " + llvm::toString(std::move(cause)));
+}
+
+/// Adds `void <name>(void **arguments)`, which calls `function` with
+/// `*arguments[i]` as its argument i (and stores a result through the
+/// pointer after them): one signature to call any step through.
+std::string addPackedEntry(llvm::Module &module, llvm::Function &function) {
+  llvm::LLVMContext &context = module.getContext();
+  auto *pointer = llvm::PointerType::getUnqual(context);
+  std::string name = ("_remat_packed" + function.getName()).str();
+  auto *packed = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getVoidTy(context), {pointer},
+                              /*isVarArg=*/false),
+      llvm::GlobalValue::ExternalLinkage, name, module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "", packed));
+  auto argumentSlot = [&](unsigned i) {
+    return builder.CreateLoad(
+        pointer, builder.CreateConstGEP1_64(pointer, packed->getArg(0), i));
+  };
+  llvm::SmallVector<llvm::Value *> arguments;
+  for (llvm::Argument &argument : function.args())
+    arguments.push_back(
+        builder.CreateLoad(argument.getType(), argumentSlot(argument.getArgNo())));
+  llvm::Value *result = builder.CreateCall(&function, arguments);
+  if (!result->getType()->isVoidTy())
+    builder.CreateStore(result, argumentSlot(function.arg_size()));
+  builder.CreateRetVoid();
+  return name;
+}
+
+/// The parts compiled concurrently, each in a context of its own (a context
+/// is used by one thread at a time), and a function each part defines.
+struct Part {
+  orc::ThreadSafeModule module;
+  std::string definedFunction;
+};
+
+llvm::Expected<Part> partFromBitcode(llvm::StringRef bitcode) {
+  auto context = std::make_unique<llvm::LLVMContext>();
+  llvm::Expected<std::unique_ptr<llvm::Module>> module = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(bitcode, "step part"), *context);
+  if (!module)
+    return module.takeError();
+  Part part;
+  for (llvm::Function &function : **module)
+    if (!function.isDeclaration() && !function.hasLocalLinkage()) {
+      part.definedFunction = function.getName().str();
+      break;
+    }
+  part.module = orc::ThreadSafeModule(std::move(*module), std::move(context));
+  return part;
+}
+
+/// `module` whole (one thread) or in `count` parts of about equal size.
+llvm::Expected<llvm::SmallVector<Part>>
+splitIntoParts(std::unique_ptr<llvm::Module> module,
+               std::unique_ptr<llvm::LLVMContext> context, unsigned count) {
+  llvm::SmallVector<Part> parts;
+  if (count <= 1) {
+    parts.push_back({orc::ThreadSafeModule(std::move(module), std::move(context)),
+                     ""});
+    return parts;
+  }
+  // The parts share the whole module's context; bitcode moves each into
+  // its own. Functions are dealt out by size, not by name.
+  llvm::SmallVector<llvm::SmallString<0>> bitcodes;
+  llvm::SplitModule(
+      *module, count,
+      [&](std::unique_ptr<llvm::Module> part) {
+        llvm::raw_svector_ostream stream(bitcodes.emplace_back());
+        llvm::WriteBitcodeToFile(*part, stream);
+      },
+      /*PreserveLocals=*/false, /*RoundRobin=*/true);
+  // The whole module, then its context: a module unregisters from it.
+  module.reset();
+  context.reset();
+  for (const llvm::SmallString<0> &bitcode : bitcodes) {
+    llvm::Expected<Part> part = partFromBitcode(bitcode);
+    if (!part)
+      return part.takeError();
+    parts.push_back(std::move(*part));
+  }
+  return parts;
+}
+
+/// The allocator the runtime's counters belong to (the copy linked into
+/// this tool), and the process's other symbols (libm, the runtime).
+llvm::Error addHostSymbols(orc::LLJIT &jit) {
+  orc::JITDylib &main = jit.getMainJITDylib();
+  orc::MangleAndInterner intern(jit.getExecutionSession(), jit.getDataLayout());
+  orc::SymbolMap symbols;
+  auto add = [&](const char *name, auto *function) {
+    symbols[intern(name)] = {orc::ExecutorAddr::fromPtr(function),
+                             llvm::JITSymbolFlags::Exported};
+  };
+  add("_mlir_memref_to_llvm_alloc", &_mlir_memref_to_llvm_alloc);
+  add("_mlir_memref_to_llvm_aligned_alloc", &_mlir_memref_to_llvm_aligned_alloc);
+  add("_mlir_memref_to_llvm_free", &_mlir_memref_to_llvm_free);
+  add("memrefCopy", &memrefCopy);
+  if (llvm::Error error = main.define(orc::absoluteSymbols(std::move(symbols))))
+    return error;
+  llvm::Expected<std::unique_ptr<orc::DynamicLibrarySearchGenerator>> process =
+      orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+          jit.getDataLayout().getGlobalPrefix());
+  if (!process)
+    return process.takeError();
+  main.addGenerator(std::move(*process));
+  return llvm::Error::success();
+}
+
+} // namespace
+
+CompiledModule::~CompiledModule() {
+  if (jit)
+    llvm::consumeError(jit->deinitialize(jit->getMainJITDylib()));
+}
+
+llvm::Expected<std::unique_ptr<CompiledModule>>
+CompiledModule::compile(mlir::ModuleOp module, llvm::StringRef entry,
+                        unsigned optLevel, unsigned threads) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  disablePostRaScheduling();
+  if (threads == 0)
+    threads = llvm::hardware_concurrency().compute_thread_count();
+
+  // The host's CPU and features, so that LLVM's vectorizers and code
+  // generation use its vector unit (AVX-512 where it has it).
+  llvm::Expected<orc::JITTargetMachineBuilder> host =
+      orc::JITTargetMachineBuilder::detectHost();
+  if (!host)
+    return failure("cannot describe the host CPU", host.takeError());
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> layout =
+      host->createTargetMachine();
+  if (!layout)
+    return failure("cannot describe the host CPU", layout.takeError());
+
+  auto context = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::translateModuleToLLVMIR(module, *context);
+  if (!llvmModule)
+    return llvm::createStringError("cannot translate the module to LLVM IR");
+  llvmModule->setDataLayout((*layout)->createDataLayout());
+  llvmModule->setTargetTriple((*layout)->getTargetTriple());
+  std::string cInterface = ("_mlir_ciface_" + entry).str();
+  llvm::Function *entryFunction = llvmModule->getFunction(cInterface);
+  if (!entryFunction || entryFunction->isDeclaration())
+    return llvm::createStringError("the module defines no @" + cInterface);
+  std::string packedName = addPackedEntry(*llvmModule, *entryFunction);
+
+  llvm::Expected<llvm::SmallVector<Part>> parts =
+      splitIntoParts(std::move(llvmModule), std::move(context), threads);
+  if (!parts)
+    return failure("cannot split the module", parts.takeError());
+
+  auto compiled = std::unique_ptr<CompiledModule>(new CompiledModule);
+  llvm::Expected<std::unique_ptr<orc::LLJIT>> jit =
+      orc::LLJITBuilder()
+          .setJITTargetMachineBuilder(*host)
+          .setNumCompileThreads(parts->size() > 1 ? parts->size() : 0)
+          .create();
+  if (!jit)
+    return failure("cannot start the JIT", jit.takeError());
+  compiled->jit = std::move(*jit);
+  orc::LLJIT &engine = *compiled->jit;
+  // Each part is optimized on the thread that compiles it, with a target
+  // machine of its own: the optimizer asks it for cost models.
+  engine.getIRTransformLayer().setTransform(
+      [builder = *host, optLevel](orc::ThreadSafeModule part,
+                                  orc::MaterializationResponsibility &)
+          -> llvm::Expected<orc::ThreadSafeModule> {
+        orc::JITTargetMachineBuilder copy = builder;
+        llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+            copy.createTargetMachine();
+        if (!machine)
+          return machine.takeError();
+        if (llvm::Error error = part.withModuleDo([&](llvm::Module &module) {
+              return makeOptimizer(optLevel, machine->get())(&module);
+            }))
+          return std::move(error);
+        return std::move(part);
+      });
+  if (llvm::Error error = addHostSymbols(engine))
+    return failure("cannot link the runtime", std::move(error));
+
+  // Looking up a function of every part at once compiles the parts
+  // concurrently; one at a time, each lookup would wait for its part.
+  orc::JITDylib &main = engine.getMainJITDylib();
+  orc::SymbolLookupSet wanted;
+  for (Part &part : *parts) {
+    if (!part.definedFunction.empty())
+      wanted.add(engine.mangleAndIntern(part.definedFunction));
+    if (llvm::Error error = engine.addIRModule(std::move(part.module)))
+      return failure("cannot JIT-compile the module", std::move(error));
+  }
+  wanted.add(engine.mangleAndIntern(packedName));
+  if (llvm::Expected<orc::SymbolMap> found =
+          engine.getExecutionSession().lookup(
+              orc::makeJITDylibSearchOrder(
+                  &main, orc::JITDylibLookupFlags::MatchAllSymbols),
+              std::move(wanted));
+      !found)
+    return failure("cannot JIT-compile the module", found.takeError());
+  if (llvm::Error error = engine.initialize(main))
+    return failure("cannot run the module's constructors", std::move(error));
+  llvm::Expected<orc::ExecutorAddr> packed = engine.lookup(packedName);
+  if (!packed)
+    return failure("cannot find @" + cInterface, packed.takeError());
+  compiled->packedEntry = packed->toPtr<void (*)(void **)>();
+  return compiled;
+}
