@@ -1,25 +1,32 @@
 #!/usr/bin/python3
 """Compiled step time: Remat's vectorized and naive CPU lowerings against
-PyTorch eager, one thread each.
+PyTorch eager, one thread each, then two threads each.
 
 For each example (mlp, transformer, resnet), planned at budget 0.7: the
 median of --repeat timed runs after a warm-up (remat-run --repeat) of the
 step lowered by remat-to-cpu (vectorized, the default) and by
 remat-to-cpu{vectorize=false} (scalar loop nests), and the median of
 --repeat warm eager steps of the same model in PyTorch
-(bench/peers/torch_steps.py, torch.set_num_threads(1)). Both of Remat's
-runs must measure the planned arena to the byte. GFLOP/s is the planned
+(bench/peers/torch_steps.py, torch.set_num_threads(1)); then Remat's
+vectorized step with two threads (remat-run --step-threads=2) against
+PyTorch's with torch.set_num_threads(2). Every Remat run must measure the
+planned arena to the byte. GFLOP/s is the planned
 step's FLOPs (the report's base_flops + extra_flops, Remat's cost model)
 over the median time, and the share of peak is that over one core's fp32
 FMA peak: the clock /proc/cpuinfo gives times --flops-per-cycle (32 on AMD
 Zen 4: two 256-bit FMA pipes, a 512-bit FMA taking both).
+
+Then the shared SqueezeNet and ResNet-50 ONNX models' training steps at
+batch 4 (3x32x32, head adapted, mean-squared-error loss, planned at 0.7)
+against torchvision's models of the same architecture in PyTorch eager,
+one and two threads each.
 
 Then the compile time of a large step: the shared ResNet-50 ONNX model
 imported at batch 1, 3x32x32, head adapted, with a mean-squared-error
 training step (as bench/onnx-optimizers.py makes it), unplanned: the
 lowering (remat-opt --remat-to-cpu) and the JIT compilation (remat-run's
 wall time less the step's time_ms), for both lowerings with one compile
-thread and one per core, and for the vectorized one with
+thread and one per core, and with --unshared for the vectorized one with
 share-kernels=false (every kernel lowered in place) with one per core;
 then remat-run on the step file, lowering and compiling in one process.
 
@@ -28,6 +35,7 @@ selected (update-alternatives; bench/peers/setup.sh installs it): with
 the reference BLAS PyTorch's matrix products are 5-15x slower.
 
     /usr/bin/python3 bench/compiled-speed.py [--build build] [--repeat 5]
+        [--skip-models] [--skip-compile] [--unshared]
 
 Writes bench/results/compiled-speed.md.
 """
@@ -98,10 +106,13 @@ def measure_example(name, args, tools, work):
         graph = json.load(f)["graphs"][0]
     flops = graph["base_flops"] + graph["extra_flops"]
 
-    fast_ms, fast_arena = remat_time(run_tool, planned, args.repeat)
+    fast_ms, fast_arena = remat_time(run_tool, planned, args.repeat,
+                                     ["--step-threads=1"])
+    two_ms, two_arena = remat_time(run_tool, planned, args.repeat,
+                                   ["--step-threads=2"])
     naive = run([opt, "-", "--remat-to-cpu=vectorize=false"], stdin=planned)
     naive_ms, naive_arena = remat_time(run_tool, naive, args.repeat)
-    for arena in (fast_arena, naive_arena):
+    for arena in (fast_arena, two_arena, naive_arena):
         if arena != graph["arena_bytes"]:
             raise SystemExit("%s: measured arena %d, planned %d" %
                              (name, arena, graph["arena_bytes"]))
@@ -112,9 +123,68 @@ def measure_example(name, args, tools, work):
               for s in signature(example)]
     inputs = [torch.from_numpy(a) for a in arrays[:num_batch]]
     params = [torch.from_numpy(a).requires_grad_() for a in arrays[num_batch:]]
+    torch.set_num_threads(1)
     torch_ms = measure_time_ms(step, inputs, params, args.repeat)
+    torch.set_num_threads(2)
+    torch_two_ms = measure_time_ms(step, inputs, params, args.repeat)
+    torch.set_num_threads(1)
     return dict(name=name, flops=flops, fast=fast_ms, naive=naive_ms,
-                torch=torch_ms, arena=graph["arena_bytes"])
+                torch=torch_ms, fast_two=two_ms, torch_two=torch_two_ms,
+                arena=graph["arena_bytes"])
+
+
+# The shared ONNX models whose training steps are timed at MODEL_BATCH,
+# and the torchvision model of the same architecture (the ONNX files are
+# torchvision's ResNet-50 and SqueezeNet 1.1 layers).
+MODELS = (("squeezenet", "squeezenet1_1"), ("resnet50", "resnet50"))
+MODEL_BATCH = 4
+
+
+def measure_model(name, torchvision_name, args, tools, work):
+    """The shared model's training step (batch MODEL_BATCH, 3x32x32, head
+    adapted, mean-squared-error loss, planned at BUDGET) in Remat on one
+    and two threads, and torchvision's model of the same architecture in
+    PyTorch eager (eval-mode batch normalization, as the ONNX graph has
+    it) on one and two threads."""
+    import torchvision  # noqa: E402
+    model_path = os.path.join(ROOT, "..", "shared", "models", "onnx",
+                              name + ".onnx")
+    imported = os.path.join(work, name + ".b%d.mlir" % MODEL_BATCH)
+    report_path = os.path.join(work, name + ".b%d.json" % MODEL_BATCH)
+    run([tools["remat-translate"], "--import-onnx", model_path,
+         "--onnx-batch=%d" % MODEL_BATCH, "--onnx-input-shape=3x32x32",
+         "--onnx-adapt", "-o", imported])
+    step = run([tools["remat-opt"], imported, "--remat-autodiff=loss=mse"])
+    planned = run([tools["remat-opt"], "-", "--remat-pipeline=budget=%s "
+                   "best-effort=true report=%s" % (BUDGET, report_path)],
+                  stdin=step)
+    with open(report_path) as f:
+        graph = json.load(f)["graphs"][0]
+    flops = graph["base_flops"] + graph["extra_flops"]
+    lowered = run([tools["remat-opt"], "-", "--remat-to-cpu"], stdin=planned)
+    times = {}
+    for threads in (1, 2):
+        ms, arena = remat_time(tools["remat-run"], lowered, args.repeat,
+                               ["--step-threads=%d" % threads])
+        if arena != graph["arena_bytes"]:
+            raise SystemExit("%s: measured arena %d, planned %d" %
+                             (name, arena, graph["arena_bytes"]))
+        times["remat%d" % threads] = ms
+
+    net = getattr(torchvision.models, torchvision_name)().eval()
+    params = list(net.parameters())
+    x = torch.rand(MODEL_BATCH, 3, 32, 32) - 0.5
+    target = torch.zeros(net(x).shape)
+
+    def torch_step(x, target, *unused):
+        return torch.nn.functional.mse_loss(net(x), target)
+
+    for threads in (1, 2):
+        torch.set_num_threads(threads)
+        times["torch%d" % threads] = measure_time_ms(
+            torch_step, [x, target], params, args.repeat)
+    torch.set_num_threads(1)
+    return dict(name=name, flops=flops, **times)
 
 
 def cpu_seconds():
@@ -146,11 +216,12 @@ def measure_compile(args, tools, work):
          step])
     threads = os.cpu_count()
     rows = []
-    for label, option, thread_counts in (
-            ("vectorized", "vectorize=true", (1, threads)),
-            ("vectorized, every kernel in place",
-             "vectorize=true share-kernels=false", (threads,)),
-            ("naive", "vectorize=false", (1, threads))):
+    lowerings = [("vectorized", "vectorize=true", (1, threads)),
+                 ("naive", "vectorize=false", (1, threads))]
+    if args.unshared:
+        lowerings.insert(1, ("vectorized, every kernel in place",
+                             "vectorize=true share-kernels=false", (threads,)))
+    for label, option, thread_counts in lowerings:
         lower, lower_cpu, lowered = timed([tools["remat-opt"], step,
                                            "--remat-to-cpu=" + option])
         for count in thread_counts:
@@ -174,7 +245,7 @@ def measure_compile(args, tools, work):
     return rows, in_process
 
 
-def page(results, compile_results, args, blas):
+def page(results, model_results, compile_results, args, blas):
     peak = core_clock_ghz() * args.flops_per_cycle
     rows = []
     for r in results:
@@ -191,6 +262,25 @@ def page(results, compile_results, args, blas):
     header = ["step (budget %s)" % BUDGET, "FLOPs", "naive", "vectorized",
               "PyTorch eager", "speed-up", "vectorized / PyTorch",
               "GFLOP/s", "share of peak", "PyTorch GFLOP/s"]
+    two_rows = [["`examples/%s.mlir`" % r["name"], "%.2f ms" % r["fast_two"],
+                 "%.2f ms" % r["torch_two"],
+                 "%.2f" % (r["fast_two"] / r["torch_two"]),
+                 "%.2fx" % (r["fast"] / r["fast_two"]),
+                 "%.2fx" % (r["torch"] / r["torch_two"])] for r in results]
+    two_header = ["step (budget %s)" % BUDGET, "vectorized, 2 threads",
+                  "PyTorch eager, 2 threads", "Remat / PyTorch",
+                  "Remat's gain from 1 to 2", "PyTorch's gain from 1 to 2"]
+    model_table = markdown_table(
+        ["shared model, batch %d" % MODEL_BATCH, "FLOPs", "Remat, 1 thread",
+         "PyTorch, 1 thread", "Remat / PyTorch", "Remat GFLOP/s",
+         "Remat, 2 threads", "PyTorch, 2 threads", "Remat / PyTorch"],
+        [["`%s.onnx`" % m["name"], "%.2f G" % (m["flops"] / 1e9),
+          "%.1f ms" % m["remat1"], "%.1f ms" % m["torch1"],
+          "%.2f" % (m["remat1"] / m["torch1"]),
+          "%.1f" % (m["flops"] / m["remat1"] / 1e6),
+          "%.1f ms" % m["remat2"], "%.1f ms" % m["torch2"],
+          "%.2f" % (m["remat2"] / m["torch2"])] for m in model_results]
+    ) if model_results else "Not measured in this run (`--skip-models`)."
     compile_rows, in_process = compile_results or ([], [])
     compile_table = markdown_table(
         ["lowering", "`remat-to-cpu` options", "remat-to-cpu (s, CPU s)",
@@ -219,8 +309,27 @@ PyTorch %s with %s. fp32 FMA peak of one core: %.1f GHz x %d FLOP/cycle =
 Remat run measured the planned arena to the byte.
 
 ```sh
-/usr/bin/python3 bench/compiled-speed.py --repeat %d%s
+/usr/bin/python3 bench/compiled-speed.py --repeat %d%s%s%s
 ```
+
+%s
+
+## Two threads
+
+The same steps with two threads each: Remat's large kernels share their
+tiles across OpenMP threads (`remat-run --step-threads=2`; kernels under
+2^20 points stay on one thread), PyTorch with `torch.set_num_threads(2)`.
+The arena measured is the planned one here too.
+
+%s
+
+## Training steps of the shared models
+
+The shared ONNX models' training steps at batch %d, 3x32x32 input, head
+adapted, mean-squared-error loss, planned at %s, in Remat; torchvision's
+model of the same architecture (random weights; batch normalization in
+eval mode, as in the ONNX graph) in PyTorch eager with the same loss.
+FLOPs are Remat's cost model's for the planned step.
 
 %s
 
@@ -234,7 +343,8 @@ of the processes beside it, which a shared machine does not stretch), with
 one compile thread (the LLVM module whole) and one per core (the module in
 parts compiled concurrently, `--compile-threads`). `share-kernels=false`
 lowers every linalg op where it is instead of calling one function per
-kind of op.
+kind of op (measured with `--unshared` only). The step's own time is with the default step threads (one
+per core; the naive lowering's kernels run on one thread).
 
 %s
 
@@ -245,8 +355,11 @@ run in one process, wall time (and CPU seconds) less the step's own
 %s
 """ % (machine_stamp(), args.repeat, args.repeat, torch.__version__, blas,
        core_clock_ghz(), args.flops_per_cycle, peak, args.repeat,
+       " --skip-models" if not model_results else "",
        " --skip-compile" if not compile_rows else "",
-       markdown_table(header, rows), LARGE_MODEL, compile_table,
+       " --unshared" if args.unshared else "",
+       markdown_table(header, rows), markdown_table(two_header, two_rows),
+       MODEL_BATCH, BUDGET, model_table, LARGE_MODEL, compile_table,
        in_process_table)
     write_text("compiled-speed.md", text)
 
@@ -258,6 +371,12 @@ def main():
     parser.add_argument("--flops-per-cycle", type=int, default=32)
     parser.add_argument("--skip-compile", action="store_true",
                         help="leave out the large step's compile time")
+    parser.add_argument("--skip-models", action="store_true",
+                        help="leave out the shared models' training steps")
+    parser.add_argument("--unshared", action="store_true",
+                        help="also compile the large step with every kernel "
+                        "lowered in place (share-kernels=false; its JIT "
+                        "takes ten minutes and more)")
     args = parser.parse_args()
     tools = {name: os.path.join(args.build, "bin", name)
              for name in ("remat-opt", "remat-run", "remat-translate")}
@@ -265,9 +384,11 @@ def main():
     blas = blas_library()
     work = tempfile.mkdtemp(prefix="remat-compiled-speed-")
     results = [measure_example(name, args, tools, work) for name in EXAMPLES]
+    model_results = [] if args.skip_models else [
+        measure_model(name, tv, args, tools, work) for name, tv in MODELS]
     compile_results = None if args.skip_compile else measure_compile(
         args, tools, work)
-    page(results, compile_results, args, blas)
+    page(results, model_results, compile_results, args, blas)
 
 
 if __name__ == "__main__":

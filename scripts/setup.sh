@@ -8,7 +8,7 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld
   ninja-build cmake g++ libgtest-dev python3 coinor-libcbc-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
-  libclang-rt-22-dev
+  libclang-rt-22-dev libomp-22-dev
 )
 
 missing=()

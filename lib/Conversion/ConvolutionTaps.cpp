@@ -289,12 +289,14 @@ struct TapBuilder {
 
   /// Loops n, oh, kh (the taps keeping ih inside the input), then per run
   /// of columns a loop over its kernel columns around its contraction.
-  SmallVector<linalg::LinalgOp> build() {
+  SplitConvolution build() {
     ArrayRef<int64_t> xs = shapeOf(conv.x), ys = shapeOf(conv.y),
                       ws = shapeOf(conv.w);
     int64_t kernelRows = ws[conv.wDims[1]], kernelColumns = ws[conv.wDims[2]];
     Value n = loop(index(0), index(xs[0]));
     Value oh = loop(index(0), index(ys[1]));
+    SplitConvolution split;
+    split.rowLoop = scf::getForInductionVarOwner(oh);
     // 0 <= oh*s + kh*d - t < H.
     AffineExpr o = b.getAffineDimExpr(0);
     AffineExpr first = o * conv.stride[0] - conv.pad[0];
@@ -315,15 +317,16 @@ struct TapBuilder {
         ValueRange{oh});
     Value kh = loop(lower, upper);
     Value ih = inputPosition(0, oh, kh);
-    SmallVector<linalg::LinalgOp> contractions;
     for (TapRun run : tapRuns(ys[2], xs[2], kernelColumns, conv.stride[1],
                               conv.dilation[1], conv.pad[2])) {
       OpBuilder::InsertionGuard guard(b);
       Value kw = loop(index(run.tapBegin), index(run.tapEnd));
-      contractions.push_back(
+      split.contractions.push_back(
           runContraction(n, oh, ih, kh, kw, run.begin, run.end - run.begin));
     }
-    return contractions;
+    split.kind = kindOf(conv.role).str();
+    split.rowsWriteDisjointOutputs = conv.role == Role::Convolution;
+    return split;
   }
 };
 
@@ -342,9 +345,7 @@ FailureOr<SplitConvolution> remat::splitConvolution(RewriterBase &rewriter,
     return failure();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
-  SplitConvolution split;
-  split.contractions = TapBuilder{rewriter, op->getLoc(), *conv}.build();
-  split.kind = kindOf(conv->role).str();
+  SplitConvolution split = TapBuilder{rewriter, op->getLoc(), *conv}.build();
   rewriter.eraseOp(op);
   return split;
 }

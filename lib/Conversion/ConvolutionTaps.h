@@ -16,6 +16,7 @@
 #define REMAT_LIB_CONVERSION_CONVOLUTIONTAPS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <string>
@@ -47,6 +48,11 @@ struct SplitConvolution {
   /// What the op computed ("convolution", "input_adjoint",
   /// "weight_adjoint").
   std::string kind;
+  /// The loop over output rows. A convolution's rows write disjoint rows
+  /// of its output; an adjoint's add into rows (or taps) that other rows
+  /// add into too.
+  mlir::scf::ForOp rowLoop;
+  bool rowsWriteDisjointOutputs = false;
 };
 
 /// Replaces `op` by loops over views and contractions when it is a

@@ -9,6 +9,7 @@
 #include "remat/Conversion/Passes.h"
 
 #include "ConvolutionTaps.h"
+#include "ParallelTiles.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -160,6 +161,27 @@ RewritePatternSet memoryStage(MLIRContext *context) {
   return patterns;
 }
 
+/// Points of the op's iteration space (saturating): its multiply-adds for
+/// a contraction, its elements for an elementwise op.
+int64_t iterations(linalg::LinalgOp op) {
+  int64_t count = 1;
+  for (int64_t range : op.getStaticLoopRanges())
+    count = range > 0 && count > std::numeric_limits<int64_t>::max() / range
+                ? std::numeric_limits<int64_t>::max()
+                : count * range;
+  return count;
+}
+
+/// Whether different iterations of loop `dim` write different elements of
+/// every output: a parallel loop that indexes each output.
+bool writesDisjointOutputs(linalg::LinalgOp op, unsigned dim) {
+  if (op.getIteratorTypesArray()[dim] != utils::IteratorType::parallel)
+    return false;
+  return llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+    return op.getMatchingIndexingMap(&init).isFunctionOfDim(dim);
+  });
+}
+
 struct VectorizeKernelsPass final
     : remat::impl::VectorizeKernelsPassBase<VectorizeKernelsPass> {
   using VectorizeKernelsPassBase::VectorizeKernelsPassBase;
@@ -178,6 +200,8 @@ struct VectorizeKernelsPass final
     function.walk([&](linalg::LinalgOp op) { kernels.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : kernels) {
+      int64_t opIterations = iterations(op);
+      Location opLocation = op->getLoc();
       FailureOr<remat::SplitConvolution> split =
           remat::splitConvolution(rewriter, op);
       if (failed(split)) {
@@ -185,6 +209,13 @@ struct VectorizeKernelsPass final
         continue;
       }
       ++numConvolutionsSplit;
+      if (parallel && split->rowsWriteDisjointOutputs &&
+          opIterations >= remat::kMinParallelIterations) {
+        scf::ParallelOp rows = remat::runInParallel(rewriter, split->rowLoop);
+        ++numParallel;
+        remark::passed(opLocation, remarkOptions(rows))
+            << "convolution rows run in parallel";
+      }
       for (linalg::LinalgOp contraction : split->contractions) {
         remark::passed(contraction->getLoc(), remarkOptions(contraction))
             << split->kind + " tap by tap: a contraction over views";
@@ -235,9 +266,25 @@ struct VectorizeKernelsPass final
     if (failed(tiled) || tiled->tiledOps.size() != 1)
       return keep(op, "it cannot be tiled");
     Operation *tileOp = tiled->tiledOps.front();
+    // The outermost tile loop runs in parallel when its tiles write
+    // disjoint outputs and the op is worth it. Only for an op outside any
+    // loop: inside one (a convolution's taps), each iteration of the outer
+    // loop would start a parallel region of its own.
+    auto outermost = llvm::find_if(llvm::seq<unsigned>(ranges.size()),
+                                   [&](unsigned d) { return tile[d] != ranges[d]; });
+    bool runsInParallel =
+        parallel && !tiled->loops.empty() &&
+        !op->getParentOfType<LoopLikeOpInterface>() &&
+        iterations(op) >= remat::kMinParallelIterations &&
+        writesDisjointOutputs(op, *outermost);
     // On buffers the loops write through views: the op has no results to
     // replace.
     rewriter.eraseOp(op);
+    if (runsInParallel) {
+      remat::runInParallel(rewriter,
+                           cast<scf::ForOp>(tiled->loops.front().getOperation()));
+      ++numParallel;
+    }
 
     if (failed(linalg::vectorize(rewriter, tileOp, /*inputVectorSizes=*/{},
                                  /*inputScalableVecDims=*/{},
@@ -253,7 +300,8 @@ struct VectorizeKernelsPass final
                                          return std::to_string(s);
                                        }),
                        ", ") +
-            "] and vectorized")
+            "] and vectorized" +
+            (runsInParallel ? ", its outermost tile loop in parallel" : ""))
                .str();
     rewriter.eraseOp(tileOp);
     return success();

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
@@ -24,9 +25,25 @@ void remat::buildRematToCpuPipeline(OpPassManager &pm,
     pm.addPass(createShareKernelsPass());
   // After the arena: the vector code reads tiles into registers and
   // allocates nothing the plan has not placed.
+  bool parallel = options.vectorize && options.parallel;
   if (options.vectorize)
     pm.nest<func::FuncOp>().addPass(
-        createVectorizeKernelsPass({options.vectorBits}));
+        createVectorizeKernelsPass({options.vectorBits, parallel}));
+  // Work-sharing loops in a parallel region each; the OpenMP runtime's
+  // threads run them, with OMP_NUM_THREADS or the runtime's default.
+  if (parallel) {
+    pm.addPass(createConvertSCFToOpenMPPass());
+    // The pass scopes each iteration's stack allocations; there are none,
+    // and a scope must stay one block, which the loops inside it will not.
+    // Only that pattern: no folding after the arena is placed.
+    GreedyRewriteConfig inlineOnly;
+    inlineOnly.enableFolding(false)
+        .enableConstantCSE(false)
+        .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    pm.addPass(createCanonicalizerPass(inlineOnly, /*disabledPatterns=*/{},
+                                       /*enabledPatterns=*/{
+                                           "AllocaScopeInliner"}));
+  }
   pm.addPass(createConvertLinalgToLoopsPass());
   if (options.vectorize) {
     // Transfers of rank 2 or more, unrolled: without unrolling they go
@@ -46,6 +63,8 @@ void remat::buildRematToCpuPipeline(OpPassManager &pm,
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = true;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
+  if (parallel)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

@@ -1,6 +1,7 @@
 // RUN: remat-opt %s --split-input-file --remat-vectorize-kernels="vector-bits=512" | FileCheck %s
 // RUN: remat-opt %s --split-input-file --remat-vectorize-kernels="vector-bits=256" | FileCheck %s --check-prefix=AVX2
 // RUN: remat-opt %s --split-input-file --remat-vectorize-kernels="vector-bits=512" --remarks-filter=remat -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: remat-opt %s --split-input-file --remat-vectorize-kernels="vector-bits=512 parallel=true" | FileCheck %s --check-prefix=PAR
 
 // A matrix product in register tiles: 8 rows by two 16-lane vectors (512
 // bits) by 8 steps of k; the tiles are read into registers whole (the
@@ -17,6 +18,9 @@
 // CHECK-NOT: linalg.matmul
 // CHECK-NOT: memref.alloc
 // CHECK: return
+// PAR-LABEL: func.func @matmul
+// PAR-NOT: scf.parallel
+// PAR: return
 // AVX2-LABEL: func.func @matmul
 // AVX2: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c4
 // AVX2: vector.fma {{.*}} : vector<16xf32>
@@ -52,6 +56,42 @@ func.func @batch_matmul_odd(%a: memref<2x6x36xf32>, %b: memref<2x36x10xf32>, %c:
 // CHECK: return
 func.func @matmul_transposed_b(%a: memref<16x64xf32>, %b: memref<32x64xf32>, %c: memref<16x32xf32>) {
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%a, %b : memref<16x64xf32>, memref<32x64xf32>) outs(%c : memref<16x32xf32>)
+  return
+}
+
+// -----
+
+// With parallel=true, an op of at least 2^20 points gets its outermost
+// tile loop as scf.parallel when that loop runs over a dimension indexing
+// the output (here the rows: 2^21 multiply-adds); the tiles inside are
+// the same. A loop over a reduction dimension stays sequential.
+// PAR-LABEL: func.func @parallel_matmul
+// PAR: scf.parallel (%[[I:.+]]) = (%c0) to (%c256) step (%c8) {
+// PAR: scf.for %{{.+}} = %c0 to %c64 step %c32 {
+// PAR: scf.for %{{.+}} = %c0 to %c128 step %c16 {
+// PAR: vector.fma {{.*}} : vector<32xf32>
+// PAR: scf.reduce
+// PAR-NOT: scf.parallel
+// PAR: return
+func.func @parallel_matmul(%a: memref<256x128xf32>, %b: memref<128x64xf32>, %c: memref<256x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<256x128xf32>, memref<128x64xf32>) outs(%c : memref<256x64xf32>)
+  return
+}
+
+// -----
+
+// A reduction over rows (2^21 points): the outermost tile loop walks the
+// reduced dimension, whose tiles all add into the same outputs; it stays
+// sequential.
+// PAR-LABEL: func.func @column_sums
+// PAR-NOT: scf.parallel
+// PAR: return
+func.func @column_sums(%x: memref<16384x128xf32>, %s: memref<128xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<16384x128xf32>) outs(%s : memref<128xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %sum = arith.addf %acc, %in : f32
+    linalg.yield %sum : f32
+  }
   return
 }
 
@@ -307,6 +347,9 @@ func.func @input_adjoint_strided(%arg1: memref<16x3x3x8xf32>, %alloc_10: memref<
 // which the vectorizer refuses) runs tap by tap too: one run of all six
 // output columns through all three kernel columns.
 // CHECK-LABEL: func.func @named_convolution
+// PAR-LABEL: func.func @named_convolution
+// PAR-NOT: scf.parallel
+// PAR: return
 // CHECK: scf.for %{{.+}} = %c0 to %c3 step %c1
 // CHECK: memref.subview %{{.+}} [1, 1, 6, 8] [1, 1, 1, 1] : memref<2x8x8x8xf32> to memref<6x8xf32
 // CHECK: vector.fma {{.*}} : vector<16xf32>
@@ -316,6 +359,24 @@ func.func @input_adjoint_strided(%arg1: memref<16x3x3x8xf32>, %alloc_10: memref<
 func.func @named_convolution(%x: memref<2x8x8x8xf32>, %w: memref<16x3x3x8xf32>, %y: memref<2x6x6x16xf32>) {
   linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : memref<2x8x8x8xf32>, memref<16x3x3x8xf32>) outs(%y : memref<2x6x6x16xf32>)
+  return
+}
+
+// -----
+
+// With parallel=true, a convolution of at least 2^20 multiply-adds runs
+// its output rows in parallel: each row writes a row of its own; the
+// contractions inside (inside the loops) stay sequential. The small
+// @named_convolution above keeps its row loop.
+// PAR-LABEL: func.func @parallel_named_convolution
+// PAR: scf.for %[[N:.+]] = %c0 to %c1 step %c1 {
+// PAR: scf.parallel (%[[OH:.+]]) = (%c0) to (%c32) step (%c1) {
+// PAR: vector.fma {{.*}} : vector<16xf32>
+// PAR: scf.reduce
+// PAR: return
+func.func @parallel_named_convolution(%x: memref<1x34x34x16xf32>, %w: memref<16x3x3x16xf32>, %y: memref<1x32x32x16xf32>) {
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x34x34x16xf32>, memref<16x3x3x16xf32>) outs(%y : memref<1x32x32x16xf32>)
   return
 }
 

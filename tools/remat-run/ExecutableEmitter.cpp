@@ -317,7 +317,7 @@ llvm::Error remat::run::emitExecutable(const ExecutableRequest &request) {
       *clang,      "-O2",     "-march=native", "-mllvm",
       kNoPostRaSchedulingOption, "-w", ir.path, driver.path,
       runtime,     "-o",      request.output,  "-lstdc++",
-      "-lm",       "-ldl"};
+      "-lm",       "-ldl",    "-fopenmp"};
   std::string message;
   int status =
       llvm::sys::ExecuteAndWait(*clang, args, std::nullopt, {}, 0, 0, &message);

@@ -27,6 +27,9 @@ struct RunOptions {
   bool arena = true;
   bool vectorize = true;
   unsigned optLevel = 2;
+  /// Threads of the step's parallel kernels; 0: the OpenMP runtime's
+  /// default.
+  unsigned threads = 0;
   /// Threads compiling the JIT's parts; 0: one per core.
   unsigned compileThreads = 0;
   /// Timed runs after a warm-up; 0: one cold run.

@@ -31,6 +31,8 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <omp.h>
+
 using namespace mlir;
 using namespace remat;
 using namespace remat::run;
@@ -82,6 +84,11 @@ cl::opt<bool> vectorize(
     cl::init(true), cl::cat(category));
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                            cl::init(2), cl::Prefix, cl::cat(category));
+cl::opt<unsigned> threads(
+    "step-threads",
+    cl::desc("Threads that share the step's parallel kernels (default 0: the "
+             "OpenMP runtime's choice, OMP_NUM_THREADS or one per core)"),
+    cl::init(0), cl::cat(category));
 cl::opt<unsigned> compileThreads(
     "compile-threads",
     cl::desc("Threads that optimize and compile the step's LLVM IR, each a "
@@ -127,6 +134,7 @@ RunOptions readOptions() {
   options.vectorize = vectorize;
   options.optLevel = optLevel;
   options.compileThreads = compileThreads;
+  options.threads = threads;
   options.repeat = repeat.getNumOccurrences() ? unsigned(repeat) : 0;
   options.executablePath = emitExecutablePath;
   options.outputDir = outputDir;
@@ -159,6 +167,10 @@ int runLoweredStep(ModuleOp module, const Step &step,
   if (options.gpu && !remat_runtime_cuda_available())
     return fail(llvm::Twine("--device=gpu needs an NVIDIA GPU: ") +
                 remat_runtime_cuda_error());
+  // The runtime's threads, before the step's first parallel region
+  // starts them.
+  if (options.threads)
+    omp_set_num_threads(int(options.threads));
   Arguments arguments(options.gpu);
   if (llvm::Error error =
           arguments.bind(step, options, /*keepInitialValues=*/options.repeat > 0))

@@ -404,6 +404,18 @@ def VectorizeKernelsPass
     - any other op (elementwise, reductions, fills, transposes) keeps its
       innermost loop as a tile of up to two vectors, other loops 1.
 
+    With `parallel`, the work is shared across threads where that gives
+    the same result element for element: the outermost tile loop of an op
+    outside any loop becomes an `scf.parallel` when it runs over a
+    parallel dimension that indexes every output (its tiles write disjoint
+    outputs) and the op has at least 2^20 points in its iteration space
+    (multiply-adds, elements), and so does a convolution's loop over
+    output rows (the input and weight adjoints add into rows and taps that
+    several output rows reach, and stay sequential). Each output element is
+    computed by the same operations in the same order whatever the number
+    of threads. Nothing is allocated per thread. `convert-scf-to-openmp`
+    then makes the loops OpenMP work-sharing loops.
+
     `vector-bits` is the vector register width; 0 (the default) detects
     the host's (512 with AVX-512, 256 with AVX, else 128). Vector ops are
     then lowered to broadcasts, FMAs and in-bounds transfers (rank-1 ones
@@ -440,13 +452,17 @@ def VectorizeKernelsPass
                            "::mlir::vector::VectorDialect"];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
-           "Width of a vector register in bits (0: the host's)">
+           "Width of a vector register in bits (0: the host's)">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Run the outermost tile loop of each large op, and a "
+           "convolution's output rows, as scf.parallel">
   ];
   let statistics = [
     Statistic<"numVectorized", "vectorized", "Ops tiled and vectorized">,
     Statistic<"numConvolutionsSplit", "convolutions-split",
               "Convolutions run tap by tap as contractions over views">,
-    Statistic<"numKept", "kept", "Ops left for convert-linalg-to-loops">
+    Statistic<"numKept", "kept", "Ops left for convert-linalg-to-loops">,
+    Statistic<"numParallel", "parallel", "Tile loops made scf.parallel">
   ];
 }
 

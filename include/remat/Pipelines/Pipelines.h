@@ -54,13 +54,21 @@ struct CpuPipelineOptions : LoweringPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Lower each kind of linalg op once, as a function every "
                      "op of that kind calls (false: every op in place)"),
       llvm::cl::init(true)};
+  /// The large kernels' tile loops as OpenMP work-sharing loops (with
+  /// `vectorize`); false: every kernel on the calling thread.
+  Option<bool> parallel{
+      *this, "parallel",
+      llvm::cl::desc("Share the tiles of large kernels across threads "
+                     "(OpenMP; with vectorize)"),
+      llvm::cl::init(true)};
 };
 
 /// remat-to-cpu: remat-lower, TOSA to linalg, one-shot bufferization with
 /// unaligned allocations of exactly the tensor's size, ownership-based
 /// deallocation, each step's buffers placed in one arena (unless
 /// `arena` is false), register tiles and vectors (unless `vectorize` is
-/// false), loops, and the LLVM dialect. Allocations call
+/// false), the large kernels' tile loops shared across threads by OpenMP
+/// (unless `parallel` is false), loops, and the LLVM dialect. Allocations call
 /// `_mlir_memref_to_llvm_alloc`/`_mlir_memref_to_llvm_free`, which the
 /// runtime library (lib/Runtime) defines and counts.
 void buildRematToCpuPipeline(mlir::OpPassManager &pm,
