@@ -22,7 +22,10 @@ torch_steps.py) it
      with the default and the min-cut partitioner. Peak, FLOPs and run time
      as torch_measure.py describes, on one thread;
   3. plans Remat at each point's memory (`budget=<PyTorch's peak in bytes>`)
-     and runs the plan with remat-run (measured peak, run time), and finds by
+     and runs the plan with remat-run (measured peak; run time: the median
+     of --repeat runs after a warm-up in one process, one thread), and
+     reports each framework's extra time over its own unrematerialized
+     step; and finds by
      bisection the smallest budget at which Remat recomputes no more than
      the point does (equal recompute).
 Extra FLOPs are a share of Remat's FLOPs for the whole unrematerialized step
@@ -132,14 +135,15 @@ def plan(opt, example, budget, report):
 
 
 def remat_run(run, planned, npys, repeat, output_dir=None):
-    runs = []
+    """remat-run's report and its time: the median of `repeat` runs after a
+    warm-up in one process, on one thread as PyTorch runs here."""
     extra = ["--output-dir=" + output_dir] if output_dir else []
-    for _ in range(repeat):
-        out = subprocess.run([run, "-", "--json"] +
-                             ["--input=" + p for p in npys] + extra,
-                             input=planned, check=True, capture_output=True)
-        runs.append(json.loads(out.stdout))
-    return runs[0], statistics.median(r["time_ms"] for r in runs)
+    out = subprocess.run([run, "-", "--json", "--repeat=%d" % repeat,
+                          "--step-threads=1"] +
+                         ["--input=" + p for p in npys] + extra,
+                         input=planned, check=True, capture_output=True)
+    report = json.loads(out.stdout)
+    return report, report["time_ms"]
 
 
 def equal_recompute(opt, example, report, extra_percent, unplanned, lo):
@@ -304,13 +308,19 @@ def page(results, args):
              fmt_bytes(p["remat_measured"]),
              "yes" if p["remat_measured"] == predicted(p["remat"]) else "NO",
              "%.2f" % p["ms"], "%.2f" % p["remat_ms"],
-             "%.2f" % (p["remat_ms"] / p["ms"])]
+             "%.2f" % (p["remat_ms"] / p["ms"]),
+             "%+.2f" % (p["ms"] - r["points"][0]["ms"]),
+             "%+.2f" % (p["remat_ms"] - r["remat_ms"])]
             for r in results for p in r["points"]]
     out += [markdown_table(
         ["example", "PyTorch point", "PyTorch peak", "PyTorch extra FLOPs",
          "Remat live peak", "budget met", "Remat extra FLOPs",
          "Remat measured", "measured = predicted", "PyTorch ms", "Remat ms",
-         "time ratio"], rows), ""]
+         "time ratio", "PyTorch extra ms", "Remat extra ms"], rows), "",
+            "Extra ms: the point's step time less the same framework's "
+            "unrematerialized step (PyTorch's autograd row; Remat's step "
+            "planned without a budget). Differences of a few percent of the "
+            "step are within the noise of one run of medians.", ""]
 
     out += ["## At equal recompute", "",
             "The smallest Remat peak whose extra FLOPs are at most the "

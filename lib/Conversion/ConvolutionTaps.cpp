@@ -180,11 +180,38 @@ bool isWellFormed(const ConvolutionBuffers &conv) {
          llvm::all_of(conv.dilation, [](int64_t d) { return d > 0; });
 }
 
+/// The smallest chunk of channels an adjoint is split into: one 512-bit
+/// vector of f32, so that the chunks keep full vector tiles.
+constexpr int64_t kMinChannelChunk = 16;
+
+/// How many chunks an adjoint's output channels split into: 4 or 2 equal
+/// chunks of kMinChannelChunk or more, else 1 (no split).
+int64_t channelChunks(int64_t channels) {
+  for (int64_t chunks : {4, 2})
+    if (channels % chunks == 0 && channels / chunks >= kMinChannelChunk)
+      return chunks;
+  return 1;
+}
+
 /// Builds the loops and contractions of one convolution.
 struct TapBuilder {
   RewriterBase &b;
   Location loc;
   const ConvolutionBuffers &conv;
+  /// The adjoint's output channels this nest covers, when it is split into
+  /// chunks: [chunkBegin, chunkBegin + chunkSize) of the input channels
+  /// (input adjoint) or of the filters (weight adjoint).
+  Value chunkBegin;
+  int64_t chunkSize = 0;
+
+  /// Offset and size of a view along the chunked channels: the chunk's
+  /// where there is one and `chunked` says the dimension is the chunked
+  /// one, else the whole `extent`.
+  std::pair<OpFoldResult, int64_t> channels(bool chunked, int64_t extent) {
+    if (chunked && chunkBegin)
+      return {chunkBegin, chunkSize};
+    return {b.getIndexAttr(0), extent};
+  }
 
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
 
@@ -253,6 +280,10 @@ struct TapBuilder {
     SmallVector<int64_t> sizes(ws), strides(4, 1);
     offsets[conv.wDims[1]] = kh;
     offsets[conv.wDims[2]] = kw;
+    std::tie(offsets[conv.wDims[0]], sizes[conv.wDims[0]]) =
+        channels(conv.role == Role::WeightAdjoint, ws[conv.wDims[0]]);
+    std::tie(offsets[conv.wDims[3]], sizes[conv.wDims[3]]) =
+        channels(conv.role == Role::InputAdjoint, ws[conv.wDims[3]]);
     sizes[conv.wDims[1]] = sizes[conv.wDims[2]] = 1;
     Value tap =
         view(conv.w, offsets, sizes, strides, {conv.wDims[1], conv.wDims[2]});
@@ -266,10 +297,14 @@ struct TapBuilder {
                                   Value kw, int64_t o0, int64_t width) {
     ArrayRef<int64_t> xs = shapeOf(conv.x), ys = shapeOf(conv.y);
     Value iw = inputPosition(1, index(0), kw, o0);
-    Value xRow = view(conv.x, {n, ih, iw, b.getIndexAttr(0)},
-                      {1, 1, width, xs[3]}, {1, 1, conv.stride[1], 1}, {0, 1});
-    Value yRow = view(conv.y, {n, oh, b.getIndexAttr(o0), b.getIndexAttr(0)},
-                      {1, 1, width, ys[3]}, {1, 1, 1, 1}, {0, 1});
+    auto [xBegin, xChannels] =
+        channels(conv.role == Role::InputAdjoint, xs[3]);
+    auto [yBegin, yChannels] =
+        channels(conv.role == Role::WeightAdjoint, ys[3]);
+    Value xRow = view(conv.x, {n, ih, iw, xBegin}, {1, 1, width, xChannels},
+                      {1, 1, conv.stride[1], 1}, {0, 1});
+    Value yRow = view(conv.y, {n, oh, b.getIndexAttr(o0), yBegin},
+                      {1, 1, width, yChannels}, {1, 1, 1, 1}, {0, 1});
     switch (conv.role) {
     case Role::Convolution: { // (ow, f, c)
       auto [tap, tapMap] = kernelTap(kh, kw, 1, 2);
@@ -287,16 +322,29 @@ struct TapBuilder {
     llvm_unreachable("unknown role");
   }
 
-  /// Loops n, oh, kh (the taps keeping ih inside the input), then per run
-  /// of columns a loop over its kernel columns around its contraction.
-  SplitConvolution build() {
+  /// With `shareable`, an adjoint's loop over chunks of its output
+  /// channels first; then loops n, oh, kh (the taps keeping ih inside the
+  /// input), then per run of columns a loop over its kernel columns around
+  /// its contraction.
+  SplitConvolution build(bool shareable) {
     ArrayRef<int64_t> xs = shapeOf(conv.x), ys = shapeOf(conv.y),
                       ws = shapeOf(conv.w);
     int64_t kernelRows = ws[conv.wDims[1]], kernelColumns = ws[conv.wDims[2]];
+    SplitConvolution split;
+    int64_t outputChannels = conv.role == Role::InputAdjoint ? xs[3] : ys[3];
+    int64_t chunks = channelChunks(outputChannels);
+    if (shareable && conv.role != Role::Convolution && chunks > 1) {
+      chunkSize = outputChannels / chunks;
+      Value chunk = loop(index(0), index(chunks));
+      split.shareableLoop = scf::getForInductionVarOwner(chunk);
+      chunkBegin = affine::AffineApplyOp::create(
+          b, loc, AffineMap::get(1, 0, b.getAffineDimExpr(0) * chunkSize),
+          ValueRange{chunk});
+    }
     Value n = loop(index(0), index(xs[0]));
     Value oh = loop(index(0), index(ys[1]));
-    SplitConvolution split;
-    split.rowLoop = scf::getForInductionVarOwner(oh);
+    if (shareable && conv.role == Role::Convolution)
+      split.shareableLoop = scf::getForInductionVarOwner(oh);
     // 0 <= oh*s + kh*d - t < H.
     AffineExpr o = b.getAffineDimExpr(0);
     AffineExpr first = o * conv.stride[0] - conv.pad[0];
@@ -325,7 +373,6 @@ struct TapBuilder {
           runContraction(n, oh, ih, kh, kw, run.begin, run.end - run.begin));
     }
     split.kind = kindOf(conv.role).str();
-    split.rowsWriteDisjointOutputs = conv.role == Role::Convolution;
     return split;
   }
 };
@@ -333,7 +380,8 @@ struct TapBuilder {
 } // namespace
 
 FailureOr<SplitConvolution> remat::splitConvolution(RewriterBase &rewriter,
-                                                    linalg::LinalgOp op) {
+                                                    linalg::LinalgOp op,
+                                                    bool shareable) {
   if (!op.hasPureBufferSemantics())
     return failure();
   FailureOr<ConvolutionBuffers> conv = failure();
@@ -345,7 +393,8 @@ FailureOr<SplitConvolution> remat::splitConvolution(RewriterBase &rewriter,
     return failure();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
-  SplitConvolution split = TapBuilder{rewriter, op->getLoc(), *conv}.build();
+  SplitConvolution split =
+      TapBuilder{rewriter, op->getLoc(), *conv, {}, 0}.build(shareable);
   rewriter.eraseOp(op);
   return split;
 }

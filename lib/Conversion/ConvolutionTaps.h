@@ -48,18 +48,24 @@ struct SplitConvolution {
   /// What the op computed ("convolution", "input_adjoint",
   /// "weight_adjoint").
   std::string kind;
-  /// The loop over output rows. A convolution's rows write disjoint rows
-  /// of its output; an adjoint's add into rows (or taps) that other rows
-  /// add into too.
-  mlir::scf::ForOp rowLoop;
-  bool rowsWriteDisjointOutputs = false;
+  /// With `shareable`: a loop whose iterations write disjoint parts of the
+  /// op's output, each element by the same operations in the same order as
+  /// without it, for the caller to run in parallel. A convolution's loop
+  /// over output rows (each writes a row of its own); an adjoint's loop
+  /// over chunks of its output's channels (the input channels of the input
+  /// adjoint, the filters of the weight adjoint), around the whole nest:
+  /// its rows add into rows and taps that other rows add into too. Null
+  /// when the channels do not split into chunks of a vector or more.
+  mlir::scf::ForOp shareableLoop;
 };
 
 /// Replaces `op` by loops over views and contractions when it is a
 /// convolution this file knows on statically shaped float buffers; fails,
-/// leaving `op` as it is, otherwise.
+/// leaving `op` as it is, otherwise. With `shareable`, the loops include
+/// SplitConvolution::shareableLoop where the op has one.
 mlir::FailureOr<SplitConvolution> splitConvolution(mlir::RewriterBase &rewriter,
-                                                   mlir::linalg::LinalgOp op);
+                                                   mlir::linalg::LinalgOp op,
+                                                   bool shareable);
 
 } // namespace remat
 

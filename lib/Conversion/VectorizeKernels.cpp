@@ -200,21 +200,25 @@ struct VectorizeKernelsPass final
     function.walk([&](linalg::LinalgOp op) { kernels.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : kernels) {
-      int64_t opIterations = iterations(op);
       Location opLocation = op->getLoc();
+      bool shareable =
+          parallel && iterations(op) >= remat::kMinParallelIterations;
       FailureOr<remat::SplitConvolution> split =
-          remat::splitConvolution(rewriter, op);
+          remat::splitConvolution(rewriter, op, shareable);
       if (failed(split)) {
         countKernel(vectorizeKernel(rewriter, op));
         continue;
       }
       ++numConvolutionsSplit;
-      if (parallel && split->rowsWriteDisjointOutputs &&
-          opIterations >= remat::kMinParallelIterations) {
-        scf::ParallelOp rows = remat::runInParallel(rewriter, split->rowLoop);
+      if (split->shareableLoop) {
+        scf::ParallelOp shared =
+            remat::runInParallel(rewriter, split->shareableLoop);
         ++numParallel;
-        remark::passed(opLocation, remarkOptions(rows))
-            << "convolution rows run in parallel";
+        remark::passed(opLocation, remarkOptions(shared))
+            << split->kind +
+                   (split->kind == "convolution"
+                        ? " rows run in parallel"
+                        : " in parallel chunks of its output channels");
       }
       for (linalg::LinalgOp contraction : split->contractions) {
         remark::passed(contraction->getLoc(), remarkOptions(contraction))

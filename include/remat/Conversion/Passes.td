@@ -409,9 +409,11 @@ def VectorizeKernelsPass
     outside any loop becomes an `scf.parallel` when it runs over a
     parallel dimension that indexes every output (its tiles write disjoint
     outputs) and the op has at least 2^20 points in its iteration space
-    (multiply-adds, elements), and so does a convolution's loop over
-    output rows (the input and weight adjoints add into rows and taps that
-    several output rows reach, and stay sequential). Each output element is
+    (multiply-adds, elements); a convolution of that size runs its output
+    rows in parallel, and its input and weight adjoints, whose rows add
+    into rows and taps that several output rows reach, run in parallel
+    chunks of their output channels (2 or 4 chunks of at least 16
+    channels, around the whole loop nest). Each output element is
     computed by the same operations in the same order whatever the number
     of threads. Nothing is allocated per thread. `convert-scf-to-openmp`
     then makes the loops OpenMP work-sharing loops.
