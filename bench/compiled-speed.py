@@ -13,8 +13,9 @@ PyTorch's with torch.set_num_threads(2). Every Remat run must measure the
 planned arena to the byte. GFLOP/s is the planned
 step's FLOPs (the report's base_flops + extra_flops, Remat's cost model)
 over the median time, and the share of peak is that over one core's fp32
-FMA peak: the clock /proc/cpuinfo gives times --flops-per-cycle (32 on AMD
-Zen 4: two 256-bit FMA pipes, a 512-bit FMA taking both).
+FMA peak, measured by bench/fma_peak.c (compiled with clang -O2
+-march=native): the clock /proc/cpuinfo gives is the nominal one, which a
+virtual machine's cores exceed.
 
 Then the shared SqueezeNet and ResNet-50 ONNX models' training steps at
 batch 4 (3x32x32, head adapted, mean-squared-error loss, planned at 0.7)
@@ -44,6 +45,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -81,12 +83,15 @@ def blas_library():
     return "none loaded"
 
 
-def core_clock_ghz():
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("cpu MHz"):
-                return float(line.split(":")[1]) / 1000.0
-    raise SystemExit("no clock in /proc/cpuinfo")
+def measured_peak_gflops(work):
+    """One core's fp32 FMA peak in GFLOP/s, by bench/fma_peak.c."""
+    clang = shutil.which("clang-22") or shutil.which("clang")
+    if not clang:
+        raise SystemExit("no clang to compile bench/fma_peak.c")
+    binary = os.path.join(work, "fma_peak")
+    run([clang, "-O2", "-march=native", "-ffp-contract=fast",
+         os.path.join(ROOT, "bench", "fma_peak.c"), "-o", binary])
+    return float(run([binary]))
 
 
 def remat_time(run_tool, module, repeat, extra=()):
@@ -245,8 +250,8 @@ def measure_compile(args, tools, work):
     return rows, in_process
 
 
-def page(results, model_results, compile_results, args, blas):
-    peak = core_clock_ghz() * args.flops_per_cycle
+def page(results, model_results, compile_results, args, blas, peak_gflops):
+    peak = peak_gflops
     rows = []
     for r in results:
         def rate(ms):
@@ -273,11 +278,13 @@ def page(results, model_results, compile_results, args, blas):
     model_table = markdown_table(
         ["shared model, batch %d" % MODEL_BATCH, "FLOPs", "Remat, 1 thread",
          "PyTorch, 1 thread", "Remat / PyTorch", "Remat GFLOP/s",
+         "share of peak",
          "Remat, 2 threads", "PyTorch, 2 threads", "Remat / PyTorch"],
         [["`%s.onnx`" % m["name"], "%.2f G" % (m["flops"] / 1e9),
           "%.1f ms" % m["remat1"], "%.1f ms" % m["torch1"],
           "%.2f" % (m["remat1"] / m["torch1"]),
           "%.1f" % (m["flops"] / m["remat1"] / 1e6),
+          "%.0f%%" % (100.0 * m["flops"] / m["remat1"] / 1e6 / peak),
           "%.1f ms" % m["remat2"], "%.1f ms" % m["torch2"],
           "%.2f" % (m["remat2"] / m["torch2"])] for m in model_results]
     ) if model_results else "Not measured in this run (`--skip-models`)."
@@ -303,8 +310,8 @@ def page(results, model_results, compile_results, args, blas):
 %s; one thread each; medians of %d timed runs after a warm-up
 (`remat-run --repeat=%d`, PyTorch eager steps the same way). The machine
 was shared with other work while this ran, so single figures are noisy.
-PyTorch %s with %s. fp32 FMA peak of one core: %.1f GHz x %d FLOP/cycle =
-%.0f GFLOP/s. FLOPs are Remat's cost model's for the planned step
+PyTorch %s with %s. fp32 FMA peak of one core, measured
+(`bench/fma_peak.c`): %.0f GFLOP/s. FLOPs are Remat's cost model's for the planned step
 (recomputation included); PyTorch's GFLOP/s uses the same count. Every
 Remat run measured the planned arena to the byte.
 
@@ -319,7 +326,9 @@ Remat run measured the planned arena to the byte.
 The same steps with two threads each: Remat's large kernels share their
 tiles across OpenMP threads (`remat-run --step-threads=2`; kernels under
 2^20 points stay on one thread), PyTorch with `torch.set_num_threads(2)`.
-The arena measured is the planned one here too.
+The arena measured is the planned one here too. Where PyTorch's two-thread
+time exceeds its one-thread time, sharing the work cost it more than it
+saved on this machine; the one-thread table is the other comparison.
 
 %s
 
@@ -329,7 +338,11 @@ The shared ONNX models' training steps at batch %d, 3x32x32 input, head
 adapted, mean-squared-error loss, planned at %s, in Remat; torchvision's
 model of the same architecture (random weights; batch normalization in
 eval mode, as in the ONNX graph) in PyTorch eager with the same loss.
-FLOPs are Remat's cost model's for the planned step.
+FLOPs are Remat's cost model's for the planned step. On this machine the
+step times of one process can alternate between two levels from run to
+run, the same code on the same inputs (SqueezeNet at batch 4: about 7 and
+about 23 ms, with one or two threads); the cause is not known, and a
+median of 5 can land on either level.
 
 %s
 
@@ -354,7 +367,7 @@ run in one process, wall time (and CPU seconds) less the step's own
 
 %s
 """ % (machine_stamp(), args.repeat, args.repeat, torch.__version__, blas,
-       core_clock_ghz(), args.flops_per_cycle, peak, args.repeat,
+       peak, args.repeat,
        " --skip-models" if not model_results else "",
        " --skip-compile" if not compile_rows else "",
        " --unshared" if args.unshared else "",
@@ -368,7 +381,6 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--flops-per-cycle", type=int, default=32)
     parser.add_argument("--skip-compile", action="store_true",
                         help="leave out the large step's compile time")
     parser.add_argument("--skip-models", action="store_true",
@@ -388,7 +400,8 @@ def main():
         measure_model(name, tv, args, tools, work) for name, tv in MODELS]
     compile_results = None if args.skip_compile else measure_compile(
         args, tools, work)
-    page(results, model_results, compile_results, args, blas)
+    page(results, model_results, compile_results, args, blas,
+         measured_peak_gflops(work))
 
 
 if __name__ == "__main__":
