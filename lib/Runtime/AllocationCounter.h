@@ -48,16 +48,18 @@ public:
     highest = std::max(highest, begin + reservedBytes);
   }
 
-  /// Returns false for a pointer this counter never saw.
-  bool freed(void *ptr) {
+  /// The bytes reserved for the block, or 0 for a pointer this counter
+  /// never saw (a block it saw reserved at least one byte).
+  size_t freed(void *ptr) {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = sizes.find(ptr);
     if (it == sizes.end())
-      return false;
+      return 0;
+    size_t reserved = it->second.reserved;
     live -= it->second.bytes;
-    liveReserved -= it->second.reserved;
+    liveReserved -= reserved;
     sizes.erase(it);
-    return true;
+    return reserved;
   }
 
   bool owns(void *ptr) {

@@ -10,7 +10,10 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/JITEventListener.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
+#include "llvm/ExecutionEngine/SectionMemoryManager.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/TargetSelect.h"
@@ -134,6 +137,32 @@ llvm::Error addHostSymbols(orc::LLJIT &jit) {
   return llvm::Error::success();
 }
 
+/// The JIT's object layer: LLVM's runtime linker, with the code announced
+/// to gdb and, with `perf`, to perf (jitdump files for `perf inject
+/// --jit`), so that the compiled step can be debugged and profiled by
+/// function.
+orc::LLJITBuilderState::ObjectLinkingLayerCreator linkerFor(bool perf) {
+  return [perf](orc::ExecutionSession &session)
+             -> llvm::Expected<std::unique_ptr<orc::ObjectLayer>> {
+    auto linker = std::make_unique<orc::RTDyldObjectLinkingLayer>(
+        session, [](const llvm::MemoryBuffer &) {
+          return std::make_unique<llvm::SectionMemoryManager>();
+        });
+    if (llvm::JITEventListener *gdb =
+            llvm::JITEventListener::createGDBRegistrationListener())
+      linker->registerJITEventListener(*gdb);
+    if (perf) {
+      llvm::JITEventListener *listener =
+          llvm::JITEventListener::createPerfJITEventListener();
+      if (!listener)
+        return llvm::createStringError(
+            "--perf: this LLVM was built without perf support");
+      linker->registerJITEventListener(*listener);
+    }
+    return linker;
+  };
+}
+
 } // namespace
 
 CompiledModule::~CompiledModule() {
@@ -143,7 +172,7 @@ CompiledModule::~CompiledModule() {
 
 llvm::Expected<std::unique_ptr<CompiledModule>>
 CompiledModule::compile(mlir::ModuleOp module, llvm::StringRef entry,
-                        unsigned optLevel, unsigned threads) {
+                        unsigned optLevel, unsigned threads, bool perf) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   disablePostRaScheduling();
@@ -184,6 +213,7 @@ CompiledModule::compile(mlir::ModuleOp module, llvm::StringRef entry,
       orc::LLJITBuilder()
           .setJITTargetMachineBuilder(*host)
           .setNumCompileThreads(parts->size() > 1 ? parts->size() : 0)
+          .setObjectLinkingLayerCreator(linkerFor(perf))
           .create();
   if (!jit)
     return failure("cannot start the JIT", jit.takeError());

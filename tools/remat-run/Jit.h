@@ -27,10 +27,11 @@ public:
   ~CompiledModule();
 
   /// Compiles `module`, whose `entry` has a C interface, at LLVM's
-  /// `optLevel` on `threads` threads (0: one per core).
+  /// `optLevel` on `threads` threads (0: one per core); with `perf`, the
+  /// code is announced to perf.
   static llvm::Expected<std::unique_ptr<CompiledModule>>
   compile(mlir::ModuleOp module, llvm::StringRef entry, unsigned optLevel,
-          unsigned threads);
+          unsigned threads, bool perf);
 
   /// Calls the entry's C interface with `arguments[i]` pointing at its
   /// argument i.

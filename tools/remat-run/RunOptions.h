@@ -32,6 +32,8 @@ struct RunOptions {
   unsigned threads = 0;
   /// Threads compiling the JIT's parts; 0: one per core.
   unsigned compileThreads = 0;
+  /// Announce the compiled code to perf.
+  bool perf = false;
   /// Timed runs after a warm-up; 0: one cold run.
   unsigned repeat = 0;
   /// Where --emit-executable writes, or empty to run.

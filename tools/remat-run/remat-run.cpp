@@ -89,6 +89,11 @@ cl::opt<unsigned> threads(
     cl::desc("Threads that share the step's parallel kernels (default 0: the "
              "OpenMP runtime's choice, OMP_NUM_THREADS or one per core)"),
     cl::init(0), cl::cat(category));
+cl::opt<bool> perf(
+    "perf",
+    cl::desc("Announce the compiled code to perf (jitdump files under "
+             "~/.debug/jit, for `perf record -k 1` then `perf inject --jit`)"),
+    cl::init(false), cl::cat(category));
 cl::opt<unsigned> compileThreads(
     "compile-threads",
     cl::desc("Threads that optimize and compile the step's LLVM IR, each a "
@@ -134,6 +139,7 @@ RunOptions readOptions() {
   options.vectorize = vectorize;
   options.optLevel = optLevel;
   options.compileThreads = compileThreads;
+  options.perf = perf;
   options.threads = threads;
   options.repeat = repeat.getNumOccurrences() ? unsigned(repeat) : 0;
   options.executablePath = emitExecutablePath;
@@ -177,7 +183,7 @@ int runLoweredStep(ModuleOp module, const Step &step,
     return fail(std::move(error));
   llvm::Expected<std::unique_ptr<CompiledModule>> compiled =
       CompiledModule::compile(module, step.entry, options.optLevel,
-                              options.compileThreads);
+                              options.compileThreads, options.perf);
   if (!compiled)
     return fail(compiled.takeError());
   llvm::Expected<Measurement> measurement =

@@ -58,6 +58,13 @@ uint64_t remat_runtime_padded_peak_bytes(void);
  * from the lowest start to the highest end (padding included); 0 when none
  * was. A step lowered to one arena: the arena's size. */
 uint64_t remat_runtime_extent_bytes(void);
+/* Freed host blocks of 1 MiB or more are kept (up to 8) for the next
+ * allocation of the same size: a step's arena, allocated and freed once per
+ * step, keeps its pages mapped from one step to the next instead of
+ * faulting each of them in again. The bytes kept that way (not counted as
+ * live), and a call that gives them back to the system. */
+uint64_t remat_runtime_cached_bytes(void);
+void remat_runtime_release_cached(void);
 
 /* Device counters (mgpuMemAlloc/mgpuMemFree), same meaning. */
 int remat_runtime_device_free_if_owned(void *ptr);
