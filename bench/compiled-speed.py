@@ -18,7 +18,7 @@ FMA peak, measured by bench/fma_peak.c (compiled with clang -O2
 virtual machine's cores exceed.
 
 Then the shared SqueezeNet and ResNet-50 ONNX models' training steps at
-batch 4 (3x32x32, head adapted, mean-squared-error loss, planned at 0.7)
+batch 4 (3x32x32, head adapted, mean-squared-error loss, unrematerialized)
 against torchvision's models of the same architecture in PyTorch eager,
 one and two threads each.
 
@@ -147,7 +147,7 @@ MODEL_BATCH = 4
 
 def measure_model(name, torchvision_name, args, tools, work):
     """The shared model's training step (batch MODEL_BATCH, 3x32x32, head
-    adapted, mean-squared-error loss, planned at BUDGET) in Remat on one
+    adapted, mean-squared-error loss, unrematerialized) in Remat on one
     and two threads, and torchvision's model of the same architecture in
     PyTorch eager (eval-mode batch normalization, as the ONNX graph has
     it) on one and two threads."""
@@ -160,9 +160,8 @@ def measure_model(name, torchvision_name, args, tools, work):
          "--onnx-batch=%d" % MODEL_BATCH, "--onnx-input-shape=3x32x32",
          "--onnx-adapt", "-o", imported])
     step = run([tools["remat-opt"], imported, "--remat-autodiff=loss=mse"])
-    planned = run([tools["remat-opt"], "-", "--remat-pipeline=budget=%s "
-                   "best-effort=true report=%s" % (BUDGET, report_path)],
-                  stdin=step)
+    planned = run([tools["remat-opt"], "-", "--remat-pipeline=report=%s" %
+                   report_path], stdin=step)
     with open(report_path) as f:
         graph = json.load(f)["graphs"][0]
     flops = graph["base_flops"] + graph["extra_flops"]
@@ -335,14 +334,11 @@ saved on this machine; the one-thread table is the other comparison.
 ## Training steps of the shared models
 
 The shared ONNX models' training steps at batch %d, 3x32x32 input, head
-adapted, mean-squared-error loss, planned at %s, in Remat; torchvision's
+adapted, mean-squared-error loss, in Remat; torchvision's
 model of the same architecture (random weights; batch normalization in
 eval mode, as in the ONNX graph) in PyTorch eager with the same loss.
-FLOPs are Remat's cost model's for the planned step. On this machine the
-step times of one process can alternate between two levels from run to
-run, the same code on the same inputs (SqueezeNet at batch 4: about 7 and
-about 23 ms, with one or two threads); the cause is not known, and a
-median of 5 can land on either level.
+Both steps are unrematerialized (planned without a budget), as PyTorch's
+is; FLOPs are Remat's cost model's for the step.
 
 %s
 
@@ -356,8 +352,10 @@ of the processes beside it, which a shared machine does not stretch), with
 one compile thread (the LLVM module whole) and one per core (the module in
 parts compiled concurrently, `--compile-threads`). `share-kernels=false`
 lowers every linalg op where it is instead of calling one function per
-kind of op (measured with `--unshared` only). The step's own time is with the default step threads (one
-per core; the naive lowering's kernels run on one thread).
+kind of op (measured with `--unshared` only). The step's own time is one
+cold run (no `--repeat`: its arena's pages are faulted in on the way),
+with the default step threads (one per core; the naive lowering's kernels
+run on one thread).
 
 %s
 
@@ -372,7 +370,7 @@ run in one process, wall time (and CPU seconds) less the step's own
        " --skip-compile" if not compile_rows else "",
        " --unshared" if args.unshared else "",
        markdown_table(header, rows), markdown_table(two_header, two_rows),
-       MODEL_BATCH, BUDGET, model_table, LARGE_MODEL, compile_table,
+       MODEL_BATCH, model_table, LARGE_MODEL, compile_table,
        in_process_table)
     write_text("compiled-speed.md", text)
 
