@@ -54,8 +54,11 @@ void remat::buildRematToCpuPipeline(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  // Math ops become LLVM intrinsics where LLVM has one; the rest (math.erf
-  // of Gelu) become libm calls. In that order: libm has no rsqrtf.
+  // Transcendentals as arithmetic that stays in vector registers; then the
+  // math ops left become LLVM intrinsics where LLVM has one and libm calls
+  // otherwise. In that order: libm has no rsqrtf.
+  if (options.approximateMath)
+    pm.addPass(createApproximateMathPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   if (options.vectorize)

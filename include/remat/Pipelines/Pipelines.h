@@ -47,6 +47,14 @@ struct CpuPipelineOptions : LoweringPipelineOptions<CpuPipelineOptions> {
       *this, "vector-bits",
       llvm::cl::desc("Vector register width in bits (0: the host's)"),
       llvm::cl::init(0)};
+  /// remat-approximate-math: transcendentals as vector arithmetic; false
+  /// keeps libm's calls, one per element, for comparison.
+  Option<bool> approximateMath{
+      *this, "approximate-math",
+      llvm::cl::desc("Replace tanh, exp, log, erf and the other "
+                     "transcendentals with polynomial approximations that "
+                     "vectorize (false: libm calls)"),
+      llvm::cl::init(true)};
   /// remat-share-kernels: equivalent linalg ops call one function; false
   /// lowers every op in place, for comparison.
   Option<bool> shareKernels{
