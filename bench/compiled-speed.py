@@ -45,7 +45,6 @@ import argparse
 import json
 import os
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -59,6 +58,7 @@ import torch  # noqa: E402
 
 from results_page import (ROOT, machine_stamp, markdown_table,  # noqa: E402
                           write_text)
+from fma_peak import measured_peak_gflops  # noqa: E402
 from pytorch_peer import signature  # noqa: E402
 from torch_measure import measure_time_ms  # noqa: E402
 from torch_steps import STEPS  # noqa: E402
@@ -81,17 +81,6 @@ def blas_library():
             if "libblas" in line or "libopenblas" in line:
                 return line.split()[-1]
     return "none loaded"
-
-
-def measured_peak_gflops(work):
-    """One core's fp32 FMA peak in GFLOP/s, by bench/fma_peak.c."""
-    clang = shutil.which("clang-22") or shutil.which("clang")
-    if not clang:
-        raise SystemExit("no clang to compile bench/fma_peak.c")
-    binary = os.path.join(work, "fma_peak")
-    run([clang, "-O2", "-march=native", "-ffp-contract=fast",
-         os.path.join(ROOT, "bench", "fma_peak.c"), "-o", binary])
-    return float(run([binary]))
 
 
 def remat_time(run_tool, module, repeat, extra=()):

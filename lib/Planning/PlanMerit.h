@@ -21,7 +21,7 @@ struct PlanMerit {
   /// What the budget bounds: the placed arena under an arena budget, else
   /// the live peak (also under `min`, which lowers the live peak).
   uint64_t bytes = 0;
-  uint64_t extraFlops = 0;
+  uint64_t extraCost = 0;
 };
 
 /// The driver's rule for choosing between whole plans of a step: between
@@ -40,17 +40,17 @@ inline bool isBetterPlan(const PlanMerit &a, const PlanMerit &b,
     return a.fits;
   if ((minimize || !a.fits) && a.bytes != b.bytes)
     return a.bytes < b.bytes;
-  if (a.extraFlops != b.extraFlops)
-    return a.extraFlops < b.extraFlops;
+  if (a.extraCost != b.extraCost)
+    return a.extraCost < b.extraCost;
   return a.bytes < b.bytes;
 }
 
 inline PlanMerit liveMerit(const SolverResult &result) {
-  return {result.feasible, result.peakBytes, result.extraFlops};
+  return {result.feasible, result.peakBytes, result.extraCost};
 }
 
 inline PlanMerit arenaMerit(const ArenaBudgetResult &fitted) {
-  return {fitted.fits, fitted.arenaBytes(), fitted.result.extraFlops};
+  return {fitted.fits, fitted.arenaBytes(), fitted.result.extraCost};
 }
 
 } // namespace remat

@@ -20,6 +20,8 @@ PlanPassOptions RematPipelineOptions::planOptions() const {
   plan.budgetKind = budgetKind;
   plan.target = target;
   plan.arenaAlignment = arenaAlignment;
+  plan.costModel = costModel;
+  plan.timeModel = timeModel;
   plan.timeLimit = timeLimit;
   plan.schedule = schedule;
   plan.isolateSearch = isolateSearch;

@@ -6,15 +6,18 @@
 #include "Policy.h"
 #include "Reorder.h"
 
+#include "remat/Analysis/TimeModel.h"
 #include "remat/Dialect/Remat/RematOps.h"
 #include "remat/Planning/Driver.h"
 #include "remat/Planning/Plan.h"
 #include "remat/Planning/TargetMemory.h"
+#include "remat/Planning/TargetTime.h"
 #include "remat/Support/Locations.h"
 #include "remat/Support/ToolFiles.h"
 #include "remat/Transforms/Passes.h"
 
 #include "mlir/IR/Remarks.h"
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -39,6 +42,8 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
   llvm::StringSet<> policyNames;
   /// The options every graph is planned with, but for its budget.
   PlanningOptions planning;
+  /// The time model every op is priced with, or none (cost-model=flops).
+  std::optional<TargetTime> timeModelUsed;
 
   /// Where an option error points: the first graph, since an implicit
   /// module has no location of its own in the source.
@@ -99,6 +104,8 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
         !problem.empty())
       return mlir::emitError(optionErrorLoc(module), "arena-alignment ")
              << problem;
+    if (failed(parseCostModel(module)))
+      return failure();
     planning.solver = solver;
     planning.countInputs = countInputs;
     planning.minRematBytes = minRematBytes;
@@ -108,6 +115,48 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     planning.isolateSearch = isolateSearch;
     planning.searchBelowFloor = bestEffort;
     return success();
+  }
+
+  /// Sets timeModelUsed from cost-model, time-model and the target.
+  LogicalResult parseCostModel(ModuleOp module) {
+    if (costModel != "" && costModel != "time" && costModel != "flops")
+      return mlir::emitError(optionErrorLoc(module), "invalid cost-model '")
+             << costModel << "': expected 'time' or 'flops'";
+    if (costModel == "flops") {
+      if (!timeModel.empty())
+        return mlir::emitError(optionErrorLoc(module),
+                               "time-model is not used with cost-model=flops");
+      return success();
+    }
+    if (timeModel.empty()) {
+      timeModelUsed = lookupTargetTime(target);
+      if (!timeModelUsed && costModel == "time")
+        return mlir::emitError(optionErrorLoc(module), "target '")
+               << target
+               << "' has no built-in time model: measure one "
+                  "(bench/calibrate-time.py) and give it as time-model=<file>, "
+                  "or use cost-model=flops";
+      return success();
+    }
+    std::string error;
+    std::unique_ptr<llvm::MemoryBuffer> file =
+        mlir::openInputFile(timeModel, &error);
+    if (!file)
+      return mlir::emitError(optionErrorLoc(module), "time-model: ") << error;
+    llvm::Expected<TargetTime> parsed = parseTargetTime(file->getBuffer());
+    if (!parsed)
+      return mlir::emitError(optionErrorLoc(module), "time-model '")
+             << timeModel << "': " << llvm::toString(parsed.takeError());
+    timeModelUsed = std::move(*parsed);
+    return success();
+  }
+
+  /// Builds `function`'s Program, priced with the time model if any.
+  FailureOr<GraphProgram> buildPricedProgram(FunctionOpInterface function) {
+    FailureOr<GraphProgram> graph = buildProgram(function);
+    if (succeeded(graph) && timeModelUsed)
+      applyTimeModel(*graph, *timeModelUsed);
+    return graph;
   }
 
   void runOnOperation() override {
@@ -203,7 +252,7 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     }
     if (failed(makeBufferCopiesExplicit(function)))
       return nullptr;
-    FailureOr<GraphProgram> graph = buildProgram(function);
+    FailureOr<GraphProgram> graph = buildPricedProgram(function);
     if (failed(graph))
       return nullptr;
 
@@ -213,9 +262,10 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     outcome->solver = solver;
     outcome->countInputs = countInputs;
     applyGraphPolicy(*outcome);
-    for (const OpInfo &op : outcome->graph.program.ops)
-      outcome->baseFlops =
-          llvm::SaturatingAdd(outcome->baseFlops, op.flops);
+    for (const OpInfo &op : outcome->graph.program.ops) {
+      outcome->baseFlops = llvm::SaturatingAdd(outcome->baseFlops, op.flops);
+      outcome->baseCost = llvm::SaturatingAdd(outcome->baseCost, op.cost);
+    }
     outcome->arenaBudget = planning.arenaBudget;
     // The budget: the option, else the graph's attribute (checked by
     // verifyStepAttributes), else none.
@@ -318,7 +368,7 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
   LogicalResult commitSchedule(FunctionOpInterface function,
                                PlanOutcome &outcome) {
     reorderBlock(function, outcome.graph, outcome.order->order);
-    FailureOr<GraphProgram> reordered = buildProgram(function);
+    FailureOr<GraphProgram> reordered = buildPricedProgram(function);
     if (failed(reordered))
       return failure();
     for (Recompute &r : outcome.result.plan.recomputes)

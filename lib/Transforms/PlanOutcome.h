@@ -40,6 +40,16 @@ struct PlanOutcome {
   MemoryProfile before;
   MemoryProfile after;
   uint64_t baseFlops = 0;
+  /// The unplanned step's cost (OpInfo::cost summed).
+  uint64_t baseCost = 0;
+  /// Estimated seconds of `cost` cost units, when a time model priced the
+  /// ops (Program::costPerSecond); std::nullopt under the FLOPs model.
+  std::optional<double> secondsOf(uint64_t cost) const {
+    double rate = graph.program.costPerSecond;
+    if (rate <= 0)
+      return std::nullopt;
+    return double(cost) / rate;
+  }
   /// Set with `schedule`.
   std::optional<OrderChoice> order;
   bool countInputs = false;

@@ -154,19 +154,42 @@ json::Object remat::reportGraph(const PlanOutcome &outcome) {
   g["extra_flops_percent"] = jsonNumber(
       outcome.baseFlops ? 100.0 * outcome.result.extraFlops / outcome.baseFlops
                         : 0.0);
+  // What the solvers minimized, and, under a time model, the estimated
+  // seconds of the unplanned step and of what the plan adds.
+  std::optional<double> baseSeconds = outcome.secondsOf(outcome.baseCost);
+  std::optional<double> extraSeconds =
+      outcome.secondsOf(outcome.result.extraCost);
+  g["cost_model"] = baseSeconds ? "time" : "flops";
+  g["base_seconds"] = baseSeconds ? jsonNumber(*baseSeconds)
+                                  : json::Value(nullptr);
+  g["extra_seconds"] = extraSeconds ? jsonNumber(*extraSeconds)
+                                    : json::Value(nullptr);
+  g["extra_seconds_percent"] =
+      baseSeconds ? jsonNumber(*baseSeconds > 0
+                                   ? 100.0 * *extraSeconds / *baseSeconds
+                                   : 0.0)
+                  : json::Value(nullptr);
 
-  // One entry per recomputed value: its cost per recomputation and how
-  // often it is recomputed.
-  llvm::DenseMap<ValueId, std::pair<uint64_t, int64_t>> perValue;
+  // One entry per recomputed value: its FLOPs and cost per recomputation
+  // and how often it is recomputed.
+  struct Recomputed {
+    uint64_t flops = 0, cost = 0;
+    int64_t times = 0;
+  };
+  llvm::DenseMap<ValueId, Recomputed> perValue;
   std::vector<ValueId> order;
   for (const Recompute &r : outcome.result.plan.recomputes) {
-    uint64_t flops = 0;
-    for (OpId op : r.chain)
-      flops = llvm::SaturatingAdd(flops, program.ops[op].flops);
-    auto [it, inserted] = perValue.try_emplace(r.value, flops, 0);
-    if (inserted)
+    auto [it, inserted] = perValue.try_emplace(r.value);
+    if (inserted) {
       order.push_back(r.value);
-    ++it->second.second;
+      for (OpId op : r.chain) {
+        it->second.flops =
+            llvm::SaturatingAdd(it->second.flops, program.ops[op].flops);
+        it->second.cost =
+            llvm::SaturatingAdd(it->second.cost, program.ops[op].cost);
+      }
+    }
+    ++it->second.times;
   }
   // What the report says of any value of the original program.
   auto valueEntry = [&](ValueId value) {
@@ -181,8 +204,11 @@ json::Object remat::reportGraph(const PlanOutcome &outcome) {
   json::Array recomputed;
   for (ValueId value : order) {
     json::Object entry = valueEntry(value);
-    entry["flops"] = perValue[value].first;
-    entry["times"] = perValue[value].second;
+    const Recomputed &each = perValue[value];
+    entry["flops"] = each.flops;
+    std::optional<double> seconds = outcome.secondsOf(each.cost);
+    entry["seconds"] = seconds ? jsonNumber(*seconds) : json::Value(nullptr);
+    entry["times"] = each.times;
     recomputed.push_back(std::move(entry));
   }
   g["recomputed"] = std::move(recomputed);

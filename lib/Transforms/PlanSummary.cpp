@@ -8,6 +8,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace remat;
@@ -29,6 +30,15 @@ static void printOrder(llvm::raw_ostream &os, const OrderChoice &order) {
     os << "original (reordering planned worse: ";
   os << formatBytesShort(other.peakBytes) << ", +" << other.extraFlops
      << " FLOPs" << (other.feasible ? "" : ", budget NOT met") << ")";
+}
+
+/// Seconds in the unit that reads best: s, ms or us.
+static std::string formatSeconds(double seconds) {
+  if (seconds >= 1)
+    return llvm::formatv("{0:F2} s", seconds).str();
+  if (seconds >= 1e-3)
+    return llvm::formatv("{0:F2} ms", seconds * 1e3).str();
+  return llvm::formatv("{0:F1} us", seconds * 1e6).str();
 }
 
 /// The arena line: the placed arena before and after, its fragmentation,
@@ -67,7 +77,15 @@ void remat::printSummary(llvm::raw_ostream &os, const PlanOutcome &outcome) {
   else
     os << "none (policies only)";
   os << "\n  cost     +" << outcome.result.extraFlops << " FLOPs"
-     << llvm::format(" (+%.1f%%)", extraPercent) << ", solver "
+     << llvm::format(" (+%.1f%%)", extraPercent);
+  std::optional<double> baseSeconds = outcome.secondsOf(outcome.baseCost);
+  if (baseSeconds) {
+    double extra = *outcome.secondsOf(outcome.result.extraCost);
+    os << ", est. +" << formatSeconds(extra)
+       << llvm::format(" (+%.1f%%)",
+                       *baseSeconds > 0 ? 100.0 * extra / *baseSeconds : 0.0);
+  }
+  os << ", solver "
      << outcome.solver << llvm::format(", planned in %.1f ms", outcome.solveMs);
   if (outcome.result.optimal)
     os << ", proven optimal";

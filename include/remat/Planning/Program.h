@@ -53,8 +53,14 @@ struct OpInfo {
   /// allocation.
   llvm::SmallVector<ValueId, 4> operands;
   llvm::SmallVector<ValueId, 2> results;
-  /// Cost of executing the op once (FLOPs, see docs/memory-model.md).
+  /// FLOPs of executing the op once (docs/memory-model.md).
   uint64_t flops = 0;
+  /// What executing the op once costs, in the unit every solver minimizes:
+  /// its FLOPs, unless a time model priced it (applyTimeModel), when it is
+  /// the estimated time in FLOP-equivalents of the target's peak rate
+  /// (Program::costPerSecond per second), so that a memory-bound op costs
+  /// what the target could have computed while it ran.
+  uint64_t cost = 0;
   /// The op may be executed again: it has no side effects, is not a call and
   /// is not marked `remat.never`.
   bool recomputable = false;
@@ -95,6 +101,9 @@ struct Program {
   /// Index of the first backward op (the op after the forward/backward
   /// boundary), or kNone when the graph has no boundary.
   OpId backwardBegin = kNone;
+  /// Cost units per second of the target (its peak FLOP/s) when a time
+  /// model priced the ops; 0 when OpInfo::cost is FLOPs.
+  double costPerSecond = 0;
 
   ValueId addInput(uint64_t bytes, std::string name = {});
   /// Appends an op with results of the given sizes; returns its id.

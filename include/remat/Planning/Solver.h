@@ -33,17 +33,19 @@ struct SolverResult {
   Plan plan;
   /// Peak of materialize(program, plan) under the memory model.
   uint64_t peakBytes = 0;
-  /// What the planned step executes beyond the original: the chain ops,
-  /// minus originals the plan moved rather than repeated.
+  /// What the planned step executes beyond the original (the chain ops,
+  /// minus originals the plan moved rather than repeated), in the cost the
+  /// solvers minimize (OpInfo::cost) and in FLOPs.
+  uint64_t extraCost = 0;
   uint64_t extraFlops = 0;
   /// The budget holds (always true without a budget or with `minimize`).
   bool feasible = true;
-  /// The solver proved that no plan meeting the budget has fewer extra FLOPs
+  /// The solver proved that no plan meeting the budget has less extra cost
   /// (only ilp sets it). `note` says over which plans: all of them, or
   /// those that keep every op at its own place (the fixed order, as in
   /// Checkmate), where ilp's bound is tight.
   bool optimal = false;
-  /// Relative optimality gap (extraFlops - lower bound) / extraFlops of an
+  /// Relative optimality gap (extraCost - lower bound) / extraCost of an
   /// exact solver, 0 when proven optimal; negative when not known.
   double gap = -1;
   /// What the solver wants the user to know (a fallback, a limit), or empty.

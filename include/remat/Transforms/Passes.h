@@ -78,6 +78,16 @@ struct RematPipelineOptions
       llvm::cl::desc("Overrides the target's arena alignment: a power of "
                      "two, at most 4096 (0: the target's)"),
       llvm::cl::init(0)};
+  Option<std::string> costModel{
+      *this, "cost-model",
+      llvm::cl::desc("What a recomputation costs: 'time' (each op's "
+                     "estimated time on the target), 'flops', or empty: "
+                     "'time' where the target has a time model (cpu) or "
+                     "time-model is given, 'flops' otherwise")};
+  Option<std::string> timeModel{
+      *this, "time-model",
+      llvm::cl::desc("A JSON time model (bench/calibrate-time.py writes one) "
+                     "in place of the target's built-in one")};
   Option<double> timeLimit{
       *this, "time-limit",
       llvm::cl::desc("Seconds the planning of each graph may take, all of "

@@ -106,6 +106,13 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
     overrides it); `remat-arena-allocation` refuses to place the step with
     another.
 
+    The solver minimizes what the recomputations cost: with
+    `cost-model=time` (the default where the target has a time model, as
+    the cpu does), each op's estimated time on the target, a roofline of
+    its FLOPs and bytes per kind of kernel (`TargetTime.h`,
+    docs/time-model.md; `time-model=<file>` reads a calibrated one); with
+    `cost-model=flops`, its FLOPs.
+
     The budget comes from the `budget` option, else from the graph's
     `budget` attribute; without either, only the policies act. An
     infeasible budget is an error that gives the smallest peak reached and
@@ -181,6 +188,14 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
            /*default=*/"0",
            "Overrides the target's arena alignment: a power of two, at most "
            "4096 (0: the target's)">,
+    Option<"costModel", "cost-model", "std::string", /*default=*/"\"\"",
+           "What a recomputation costs: 'time' (each op's estimated time on "
+           "the target, TargetTime.h), 'flops', or empty: 'time' where the "
+           "target has a time model (cpu) or time-model is given, 'flops' "
+           "otherwise">,
+    Option<"timeModel", "time-model", "std::string", /*default=*/"\"\"",
+           "A JSON time model (bench/calibrate-time.py writes one) in place "
+           "of the target's built-in one">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"60",
            "Seconds the planning of each graph may take, all of it: both "
            "orders with schedule and every arena re-plan share them; a "

@@ -50,8 +50,8 @@ remat::fitArenaBudget(const Program &program,
     else if (fits != kept.fits)
       better = fits;
     else if (fits)
-      better = result.extraFlops != kept.result.extraFlops
-                   ? result.extraFlops < kept.result.extraFlops
+      better = result.extraCost != kept.result.extraCost
+                   ? result.extraCost < kept.result.extraCost
                    : arena < kept.arenaBytes();
     else
       better = arena < kept.arenaBytes();

@@ -55,6 +55,7 @@ OpId Program::addOp(std::vector<ValueId> operands,
     op.results.push_back(result);
   }
   op.flops = flops;
+  op.cost = flops;
   op.recomputable = recomputable;
   op.origin = id;
   op.name = std::move(name);

@@ -6,7 +6,7 @@
 //
 // This is a multi-level dynamic program in the style of Griewank's revolve
 // and of Beaumont et al. 2019 (heterogeneous chains): checkpoints form a
-// stack. Opt(s, t, m) is the least flops to run the backward stages of
+// stack. Opt(s, t, m) is the least cost to run the backward stages of
 // positions t down to s+1 when the activation at s is stored, none in
 // between is, and m memory slots are left: pick j in (s, t], recompute it
 // from s with one transient chain, keep it (w_j slots) while
@@ -23,7 +23,7 @@
 // memory is counted in whole slots (sizes rounded up, the budget down). The
 // plan it returns therefore meets the budget when the DP says it does (the
 // chain solver still evaluates it exactly). What it proves: no stack
-// schedule with the same slot rounding has fewer extra flops. Schedules
+// schedule with the same slot rounding has fewer extra cost. Schedules
 // outside the family (an activation stored twice, copies made earlier than
 // needed) are not searched.
 //
@@ -57,7 +57,7 @@ bool describePositions(ChainModel &model, std::vector<unsigned> &positionOf,
   model.ops.assign(n + 1, kNone);
   model.values.assign(n + 1, kNone);
   model.bytes.assign(n + 1, 0);
-  model.flops.assign(n + 1, 0);
+  model.cost.assign(n + 1, 0);
   model.scratch.assign(n + 1, 0);
   model.pinned.assign(n + 1, true);
   model.banned.assign(n + 1, false);
@@ -69,7 +69,7 @@ bool describePositions(ChainModel &model, std::vector<unsigned> &positionOf,
     const ValueInfo &value = program.values[v];
     model.ops[p] = chain[p - 1];
     model.values[p] = v;
-    model.flops[p] = double(op.flops);
+    model.cost[p] = double(op.cost);
     model.scratch[p] = double(op.scratchBytes());
     model.pinned[p] = !op.canRecompute() || value.isOutput ||
                       value.bytes < options.minRematBytes;
@@ -243,9 +243,9 @@ StackSchedule::StackSchedule(const ChainModel &model, double budget,
   weights.assign(width, 0);
   for (unsigned p = 1; p < width; ++p)
     weights[p] = slotsFor(model.bytes[p]);
-  prefixFlops.assign(width + 1, 0);
+  prefixCost.assign(width + 1, 0);
   for (unsigned p = 1; p < width; ++p)
-    prefixFlops[p] = prefixFlops[p - 1] + model.flops[p];
+    prefixCost[p] = prefixCost[p - 1] + model.cost[p];
 }
 
 unsigned StackSchedule::slotsFor(double bytes) const {
@@ -276,14 +276,14 @@ void StackSchedule::fillOpt(unsigned s, unsigned t) {
     from = std::max(from, slotsFor(model.stagePeak(j)));
     unsigned w = j < t ? weights[j] : 0;
     from = std::max(from, w);
-    double flops = prefixFlops[j] - prefixFlops[s];
+    double stageCost = prefixCost[j] - prefixCost[s];
     const double *after = j < t ? &opt[index(j, t, 0)] : nullptr;
     unsigned r = model.prevStage[j - 1];
     const double *rest = r > s ? &opt[index(s, r, 0)] : nullptr;
     for (unsigned m = from; m <= numSlots; ++m) {
-      double cost = flops + (after ? after[m - w] : 0) + (rest ? rest[m] : 0);
-      if (cost < best[m]) {
-        best[m] = cost;
+      double total = stageCost + (after ? after[m - w] : 0) + (rest ? rest[m] : 0);
+      if (total < best[m]) {
+        best[m] = total;
         choice[m] = uint16_t(j);
       }
     }

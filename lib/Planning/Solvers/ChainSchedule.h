@@ -32,7 +32,7 @@ struct ChainModel {
   unsigned last = 0;
   std::vector<OpId> ops;
   std::vector<ValueId> values;
-  std::vector<double> bytes, flops, scratch;
+  std::vector<double> bytes, cost, scratch;
   std::vector<bool> pinned;
   /// May not be stored across the boundary (mustRecompute policy).
   std::vector<bool> banned;
@@ -69,7 +69,7 @@ class StackSchedule {
 public:
   StackSchedule(const ChainModel &model, double budget, unsigned slots);
 
-  /// Fills the tables; returns the least extra flops, or kInf.
+  /// Fills the tables; returns the least extra cost, or kInf.
   double solve();
   /// The schedule of the last solve() as a plan (solve() must be finite).
   Plan plan() const;
@@ -92,7 +92,7 @@ private:
   unsigned numSlots, width;
   /// Slots a stored copy of each position takes: slotsFor(bytes).
   std::vector<unsigned> weights;
-  std::vector<double> prefixFlops;
+  std::vector<double> prefixCost;
   std::vector<double> opt;
   std::vector<uint16_t> optChoice;
   /// Top(s, m), indexed s * (numSlots + 1) + m.
@@ -101,7 +101,7 @@ private:
 };
 
 /// The least peak of any stack schedule in the DP's model, in bytes (no
-/// slots): the same recursion with max-of-needs in place of flops.
+/// slots): the same recursion with max-of-needs in place of cost.
 double minimalStackPeak(const ChainModel &model);
 
 } // namespace remat

@@ -9,7 +9,7 @@
 // (revolve / Beaumont et al. 2019), solved at the budget and, under `min` or
 // when no plan fits the budget, at the least peak the DP's model allows.
 // Its plan is evaluated exactly like every candidate. It has the fewest
-// extra flops among stack schedules only, so `optimal` stays false and the
+// extra cost among stack schedules only, so `optimal` stays false and the
 // claim goes to `note`.
 //
 // Two fallbacks stay candidates, so the result is never worse than they
@@ -74,7 +74,7 @@ public:
 };
 
 /// Keeps the best exactly evaluated plan: within the budget first, then
-/// (for `min`, or when nothing fits) the smaller peak, then fewer flops.
+/// (for `min`, or when nothing fits) the smaller peak, then fewer cost.
 class Candidates {
 public:
   Candidates(const Program &program, const SolverOptions &options)
@@ -105,7 +105,7 @@ private:
 
 /// The one-level checkpoint selection: for a cap C on the bytes of a
 /// recomputed segment and a price lambda per checkpoint byte, a DP over
-/// positions finds the checkpoint set minimizing flops + lambda * bytes
+/// positions finds the checkpoint set minimizing cost + lambda * bytes
 /// whose segments fit in C; every set of the (C, lambda) grid is a
 /// candidate, recomputed segment by segment with checkpointPlan.
 void considerOneLevel(const Program &program, const std::vector<OpId> &chain,
@@ -113,13 +113,13 @@ void considerOneLevel(const Program &program, const std::vector<OpId> &chain,
                       std::chrono::steady_clock::time_point start) {
   size_t length = chain.size();
   std::vector<bool> notSaveable = notSaveableValues(program);
-  std::vector<double> bytes(length), flops(length);
+  std::vector<double> bytes(length), cost(length);
   std::vector<bool> forced(length), banned(length);
   for (size_t p = 0; p < length; ++p) {
     const OpInfo &op = program.ops[chain[p]];
     ValueId v = op.results[0];
     bytes[p] = double(program.values[v].bytes);
-    flops[p] = double(op.flops);
+    cost[p] = double(op.cost);
     forced[p] = !op.canRecompute() || program.values[v].isOutput;
     banned[p] = notSaveable[v];
   }
@@ -147,13 +147,13 @@ void considerOneLevel(const Program &program, const std::vector<OpId> &chain,
   if (!options.budgetBytes && !options.minimize)
     return;
 
-  double totalBytes = 0, totalFlops = 0, maxBytes = 0;
+  double totalBytes = 0, totalCost = 0, maxBytes = 0;
   for (size_t p = 0; p < length; ++p) {
     totalBytes += bytes[p];
-    totalFlops += flops[p];
+    totalCost += cost[p];
     maxBytes = std::max(maxBytes, bytes[p]);
   }
-  double ratio = totalFlops / std::max(1.0, totalBytes);
+  double ratio = totalCost / std::max(1.0, totalBytes);
   std::vector<double> caps;
   for (int c = 1; c <= 24; ++c)
     caps.push_back(maxBytes + (totalBytes - maxBytes) * std::pow(c / 24.0, 2));
@@ -162,10 +162,10 @@ void considerOneLevel(const Program &program, const std::vector<OpId> &chain,
   for (int e = -8; e <= 8; ++e)
     lambdas.push_back(ratio * std::pow(2.0, e));
 
-  std::vector<double> prefixBytes(length + 1, 0), prefixFlops(length + 1, 0);
+  std::vector<double> prefixBytes(length + 1, 0), prefixCost(length + 1, 0);
   for (size_t p = 0; p < length; ++p) {
     prefixBytes[p + 1] = prefixBytes[p] + bytes[p];
-    prefixFlops[p + 1] = prefixFlops[p] + flops[p];
+    prefixCost[p + 1] = prefixCost[p] + cost[p];
   }
   for (double cap : caps) {
     for (double lambda : lambdas) {
@@ -191,7 +191,7 @@ void considerOneLevel(const Program &program, const std::vector<OpId> &chain,
           if (segBytes > cap)
             continue;
           if (dp[j] < kInf) {
-            double cost = dp[j] + (prefixFlops[pos] - prefixFlops[j]) + own;
+            double cost = dp[j] + (prefixCost[pos] - prefixCost[j]) + own;
             if (cost < dp[k]) {
               dp[k] = cost;
               from[k] = j;
@@ -213,7 +213,7 @@ void considerOneLevel(const Program &program, const std::vector<OpId> &chain,
 }
 
 /// Runs the stack-schedule DP at `budget` bytes and offers its plan.
-/// Returns the DP's extra flops (kInf when it finds no schedule).
+/// Returns the DP's extra cost (kInf when it finds no schedule).
 double considerStackSchedule(const Program &program, const ChainModel &model,
                              double budget, Candidates &candidates) {
   if (!(budget > 0))
@@ -223,14 +223,14 @@ double considerStackSchedule(const Program &program, const ChainModel &model,
   unsigned slots =
       unsigned(std::clamp(2e6 / (positions * positions), 32.0, 1000.0));
   StackSchedule schedule(model, budget, slots);
-  double flops = schedule.solve();
-  if (flops == kInf)
+  double cost = schedule.solve();
+  if (cost == kInf)
     return kInf;
   candidates.consider(schedule.plan(),
-                      "chain: multi-level stack schedule, least flops among "
+                      "chain: multi-level stack schedule, least cost among "
                       "stack schedules in the DP's memory model (" +
                           std::to_string(schedule.slots()) + " slots)");
-  return flops;
+  return cost;
 }
 
 SolverResult ChainSolver::solve(const Program &program,

@@ -62,7 +62,7 @@ GreedyPlanner::candidatesAtPeak(const Snapshot &snapshot) const {
     option.placement = placementFor(snapshot, use);
     if (!fitsGroup(option.placement, 1))
       continue;
-    option.bound = scoreOf(info.bytes, base.ops[def].flops);
+    option.bound = scoreOf(info.bytes, base.ops[def].cost);
     found.push_back(option);
   }
   return CandidateQueue(*this, snapshot, std::move(found));
@@ -82,8 +82,8 @@ bool GreedyPlanner::buildCandidate(const Option &option,
   candidate.ahead = option.placement.ahead;
   candidate.bytes = info.bytes;
   candidate.benefit = info.bytes - chain.extendedBytes;
-  candidate.flops = chain.flops;
-  candidate.score = scoreOf(candidate.benefit, candidate.flops);
+  candidate.cost = chain.cost;
+  candidate.score = scoreOf(candidate.benefit, candidate.cost);
   return true;
 }
 

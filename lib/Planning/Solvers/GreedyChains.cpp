@@ -160,7 +160,7 @@ Chain GreedyPlanner::buildChain(ValueId value, Placement placement,
   }
   llvm::sort(chain.ops);
   for (OpId op : chain.ops) {
-    chain.flops = llvm::SaturatingAdd(chain.flops, base.ops[op].flops);
+    chain.cost = llvm::SaturatingAdd(chain.cost, base.ops[op].cost);
     for (ValueId result : base.ops[op].results)
       if (outsideBufferUse(base, result, overwritten, [&](ValueId v) {
             OpId def = base.values[v].def;

@@ -24,7 +24,7 @@
 namespace remat::greedy {
 
 /// Longest chain of ops one recomputation may re-execute. Longer chains cost
-/// more flops than they usually save and make the search slow.
+/// more cost than they usually save and make the search slow.
 constexpr unsigned kMaxChainOps = 16;
 /// Most chain ops in front of one original op that new recomputations may
 /// join by going ahead of them: kGroupWork / ops, and at least this. A copy
@@ -73,7 +73,7 @@ struct Snapshot {
 
 struct Chain {
   std::vector<OpId> ops;
-  uint64_t flops = 0;
+  uint64_t cost = 0;
   /// Bytes of operands that must now stay live through the peak op to feed
   /// the chain.
   uint64_t extendedBytes = 0;
@@ -105,8 +105,8 @@ struct Candidate {
   uint64_t bytes = 0;
   /// `bytes` minus the buffers the chain keeps alive through the peak.
   uint64_t benefit = 0;
-  uint64_t flops = 0;
-  /// GreedyPlanner::scoreOf(benefit, flops).
+  uint64_t cost = 0;
+  /// GreedyPlanner::scoreOf(benefit, cost).
   double score = 0;
 };
 
@@ -188,9 +188,9 @@ private:
 
   /// Bytes saved per flop, with bytes weighted by bytesExponent (> 1
   /// prefers large buffers at a higher price).
-  double scoreOf(uint64_t benefit, uint64_t flops) const {
+  double scoreOf(uint64_t benefit, uint64_t cost) const {
     return std::pow(static_cast<double>(benefit), bytesExponent) /
-           (1.0 + flops);
+           (1.0 + cost);
   }
 
   /// Whether a chain of `chainOps` ops may go to `placement` (kMaxGroupOps),

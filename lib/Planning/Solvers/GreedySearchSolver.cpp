@@ -94,7 +94,7 @@ private:
     // the search meet the budget again; keep the plan when it is cheaper.
     bool cheaper = false;
     if (!options.minimize && best.feasible && options.budgetBytes) {
-      for (unsigned attempt = 0; attempt < kMaxRuins && best.extraFlops > 0 &&
+      for (unsigned attempt = 0; attempt < kMaxRuins && best.extraCost > 0 &&
                                  evaluationsLeft > 0 &&
                                  Clock::now() < deadline;
            ++attempt) {
@@ -104,14 +104,14 @@ private:
         std::vector<size_t> order(recomputes.size());
         for (size_t k = 0; k < order.size(); ++k)
           order[k] = k;
-        auto chainFlops = [&](size_t k) {
-          uint64_t flops = 0;
+        auto chainCost = [&](size_t k) {
+          uint64_t cost = 0;
           for (OpId op : recomputes[k].chain)
-            flops = llvm::SaturatingAdd(flops, program.ops[op].flops);
-          return flops;
+            cost = llvm::SaturatingAdd(cost, program.ops[op].cost);
+          return cost;
         };
         llvm::sort(order, [&](size_t a, size_t b) {
-          uint64_t fa = chainFlops(a), fb = chainFlops(b);
+          uint64_t fa = chainCost(a), fb = chainCost(b);
           return fa != fb ? fa > fb : a < b;
         });
         Plan ruined = best.plan;
@@ -124,7 +124,7 @@ private:
           break;
         SolverResult result =
             evaluatePlan(program, std::move(*found), options);
-        if (result.feasible && result.extraFlops < best.extraFlops) {
+        if (result.feasible && result.extraCost < best.extraCost) {
           best = std::move(result);
           cheaper = true;
           attempt = 0;

@@ -171,7 +171,7 @@ public:
     };
     SolverResult best = plan(1);
     if (program.ops.size() <= kMaxSmallOps &&
-        (options.minimize || !options.budgetBytes || best.extraFlops > 0)) {
+        (options.minimize || !options.budgetBytes || best.extraCost > 0)) {
       for (double bytesExponent : {0.5, 2.0}) {
         if (Clock::now() >= deadline) {
           stopped = true;

@@ -95,7 +95,7 @@ std::vector<Gap> GreedyPlanner::gapsOverTarget(const Snapshot &snapshot,
       gap.bytes = info.bytes;
       gap.begin = from + 1;
       gap.end = op - 1;
-      gap.score = scoreOf(info.bytes, base.ops[gap.def].flops);
+      gap.score = scoreOf(info.bytes, base.ops[gap.def].cost);
       gaps.push_back(std::move(gap));
     }
   }
@@ -173,7 +173,7 @@ bool GreedyPlanner::sweepOverBudget(Plan &plan, const Snapshot &snapshot,
                           gap.chain.extendedBytes >= info.bytes
                       ? -1
                       : scoreOf(info.bytes - gap.chain.extendedBytes,
-                                gap.chain.flops);
+                                gap.chain.cost);
       if (gap.score >= 0)
         through.insert(id, gap.begin, gap.end, gap.score);
       continue;

@@ -73,7 +73,7 @@ struct CbcAnswer {
 
 } // namespace
 
-bool IlpModel::solve(double cutoffFlops,
+bool IlpModel::solve(double cutoffCost,
                      std::chrono::steady_clock::time_point deadline) {
   timedOut = false;
   int numCols = static_cast<int>(lower.size());
@@ -118,8 +118,8 @@ bool IlpModel::solve(double cutoffFlops,
     Cbc_setParameter(model, "threads", "1");
     // The limit is the user's wall-clock time, not CBC's default CPU time.
     Cbc_setParameter(model, "timeMode", "elapsed");
-    if (std::isfinite(cutoffFlops))
-      Cbc_setCutoff(model, (cutoffFlops + objectiveOffset - 0.5) * flopScale);
+    if (std::isfinite(cutoffCost))
+      Cbc_setCutoff(model, (cutoffCost + objectiveOffset - 0.5) * flopScale);
     if (!startColumns.empty())
       Cbc_setMIPStartI(model, static_cast<int>(startColumns.size()),
                        startColumns.data(), startValues.data());

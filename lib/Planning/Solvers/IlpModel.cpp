@@ -12,7 +12,7 @@
 //   S[t][i] = 1                       for outputs (live to the end)
 //   S[backwardBegin][i] = 0           for residuals a policy marks not
 //                                     saveable
-//   minimize sum flops(i) * R[t][i] + sum flops(t) * (K[t] - 1)
+//   minimize sum cost(i) * R[t][i] + sum cost(t) * (K[t] - 1)
 //
 // K[t] (op t runs at its own place) is 1 except for ops materialize may drop
 // because every reader reads a recomputed copy (the op moved). Moves make the
@@ -105,7 +105,7 @@ void IlpModel::measureOps() {
   size_t n = program.ops.size();
   bytes.assign(n, 0);
   deps.assign(n, {});
-  uint64_t maxFlops = 1;
+  uint64_t maxCost = 1;
   for (OpId op = 0; op < n; ++op) {
     const OpInfo &info = program.ops[op];
     for (ValueId v : info.results)
@@ -116,10 +116,10 @@ void IlpModel::measureOps() {
       if (def != kNone && !llvm::is_contained(deps[op], def))
         deps[op].push_back(def);
     }
-    maxFlops = std::max(maxFlops, info.flops);
+    maxCost = std::max(maxCost, info.cost);
   }
   // Keep objective coefficients in a range CBC handles well.
-  flopScale = maxFlops > 1e6 ? 1e6 / double(maxFlops) : 1.0;
+  flopScale = maxCost > 1e6 ? 1e6 / double(maxCost) : 1.0;
 }
 
 bool IlpModel::findLastStages() {
@@ -154,7 +154,7 @@ void IlpModel::addStageVariables() {
     for (OpId t = i + 1; t <= lastStage[i]; ++t) {
       sIndex[{t, i}] = addVar(0, output[i] ? 1 : 0, 1);
       if (recomputable)
-        rIndex[{t, i}] = addVar(double(info.flops) * flopScale, 0, 1);
+        rIndex[{t, i}] = addVar(double(info.cost) * flopScale, 0, 1);
     }
   }
 }
@@ -163,7 +163,7 @@ void IlpModel::addMoveVariables() {
   // Ops that need not run where they stand: materialize drops an original
   // whose readers all read copies (the op moved rather than repeated), so
   // K[t] = 0 lets op t run only as recomputations; the objective counts
-  // flops(t) K[t], minus the constant sum of those flops.
+  // cost(t) K[t], minus the constant sum of those cost.
   size_t n = program.ops.size();
   std::vector<bool> read(n, false);
   for (OpId op = 0; op < n; ++op)
@@ -176,8 +176,8 @@ void IlpModel::addMoveVariables() {
     if (!allowMoves || !info.canRecompute() || output[t] || !read[t] ||
         info.results.empty())
       continue;
-    kIndex[t] = addVar(double(info.flops) * flopScale, 0, 1);
-    objectiveOffset += double(info.flops);
+    kIndex[t] = addVar(double(info.cost) * flopScale, 0, 1);
+    objectiveOffset += double(info.cost);
   }
 }
 

@@ -38,7 +38,7 @@ public:
   /// Solves, in a child process killed at `deadline` (in this process
   /// without options.isolateSearch); fills the solution.
   /// Returns false when CBC found no solution (or was killed: `timedOut`).
-  bool solve(double cutoffFlops,
+  bool solve(double cutoffCost,
              std::chrono::steady_clock::time_point deadline);
   Plan extractPlan() const;
 

@@ -63,13 +63,13 @@ public:
 
   SolverResult run() {
     solveIncumbents();
-    if (bestIndex >= 0 && best.extraFlops == 0) {
+    if (bestIndex >= 0 && best.extraCost == 0) {
       best.optimal = true;
       best.gap = 0;
       return finish(std::move(best));
     }
     budget = effective.budgetBytes ? *effective.budgetBytes : UINT64_MAX;
-    cutoff = bestIndex >= 0 ? double(best.extraFlops) : INFINITY;
+    cutoff = bestIndex >= 0 ? double(best.extraCost) : INFINITY;
 
     // First the fixed order (every op at its own place, as in Checkmate):
     // without moves the LP bound is tight and CBC proves Checkmate-size
@@ -148,7 +148,7 @@ private:
       SolverResult &r = incumbents[k];
       r = evaluatePlan(program, std::move(r.plan), effective);
       if (fits(r) &&
-          (bestIndex < 0 || r.extraFlops < incumbents[bestIndex].extraFlops))
+          (bestIndex < 0 || r.extraCost < incumbents[bestIndex].extraCost))
         bestIndex = static_cast<int>(k);
     }
     best = bestIndex >= 0 ? incumbents[bestIndex] : incumbents[0];
@@ -211,10 +211,10 @@ private:
       bool valid = verifyPlanShape(program, candidate.plan).empty();
       bool fitsNow = valid && fits(candidate);
       if (fitsNow &&
-          (bestIndex < 0 || candidate.extraFlops < best.extraFlops)) {
+          (bestIndex < 0 || candidate.extraCost < best.extraCost)) {
         best = std::move(candidate);
         bestIndex = 0;
-        cutoff = double(best.extraFlops);
+        cutoff = double(best.extraCost);
       }
       // The relaxation's optimum is only the optimum if its plan fits.
       if (!conservative && !fitsNow)
@@ -229,9 +229,9 @@ private:
     if (timedOut && lowerBound < 0 && fixedOrderBound < 0)
       best.note = "ilp: CBC stopped at the time limit before it bounded the "
                   "MIP; returning the best plan found, no bound";
-    double flops = double(best.extraFlops);
+    double cost = double(best.extraCost);
     auto gapTo = [&](double b) {
-      return flops <= 0 ? 0 : std::max(0.0, (flops - b) / flops);
+      return cost <= 0 ? 0 : std::max(0.0, (cost - b) / cost);
     };
     if ((lowerBound >= 0 || fixedOrderBound >= 0) &&
         !IlpModel::boundIsValid(program)) {

@@ -29,7 +29,7 @@ constexpr size_t kMaxPruneWork = 16'000'000;
 
 struct Evaluation {
   uint64_t peakBytes = 0;
-  uint64_t flops = 0;
+  uint64_t cost = 0;
 };
 
 } // namespace
@@ -46,7 +46,7 @@ Plan remat::dropNeedlessRecomputes(
     return plan;
   std::vector<bool> notSaveable = notSaveableValues(program);
   bool anyPolicy = llvm::is_contained(notSaveable, true);
-  // The peak and flops of `trial`, or nullopt when it keeps a not-saveable
+  // The peak and cost of `trial`, or nullopt when it keeps a not-saveable
   // value into the backward part.
   auto evaluate = [&](const Plan &trial) -> std::optional<Evaluation> {
     MaterializeMap map;
@@ -65,7 +65,7 @@ Plan remat::dropNeedlessRecomputes(
     }
     Evaluation evaluation{profile.peakBytes, 0};
     for (const OpInfo &op : planned.ops)
-      evaluation.flops = llvm::SaturatingAdd(evaluation.flops, op.flops);
+      evaluation.cost = llvm::SaturatingAdd(evaluation.cost, op.cost);
     return evaluation;
   };
   std::optional<Evaluation> current = evaluate(plan);
@@ -78,17 +78,17 @@ Plan remat::dropNeedlessRecomputes(
   };
   uint64_t limit = limitFor(*current);
 
-  std::vector<uint64_t> chainFlops;
+  std::vector<uint64_t> chainCost;
   for (const Recompute &recompute : plan.recomputes) {
-    uint64_t flops = 0;
+    uint64_t cost = 0;
     for (OpId op : recompute.chain)
-      flops = llvm::SaturatingAdd(flops, program.ops[op].flops);
-    chainFlops.push_back(flops);
+      cost = llvm::SaturatingAdd(cost, program.ops[op].cost);
+    chainCost.push_back(cost);
   }
   std::vector<size_t> order(plan.recomputes.size());
   std::iota(order.begin(), order.end(), 0);
   llvm::sort(order, [&](size_t a, size_t b) {
-    return chainFlops[a] != chainFlops[b] ? chainFlops[a] > chainFlops[b]
+    return chainCost[a] != chainCost[b] ? chainCost[a] > chainCost[b]
                                           : a < b;
   });
   std::vector<bool> dropped(plan.recomputes.size(), false);
@@ -111,7 +111,7 @@ Plan remat::dropNeedlessRecomputes(
     if (!verifyPlanShape(program, trial).empty())
       continue;
     std::optional<Evaluation> next = evaluate(trial);
-    if (next && next->peakBytes <= limit && next->flops <= current->flops) {
+    if (next && next->peakBytes <= limit && next->cost <= current->cost) {
       dropped[k] = true;
       current = next;
       limit = std::min(limit, limitFor(*current));

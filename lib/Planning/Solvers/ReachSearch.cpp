@@ -57,7 +57,7 @@ struct Evaluated {
   MaterializeMap map;
   MemoryProfile profile;
   uint64_t excess = 0;
-  uint64_t flops = 0;
+  uint64_t cost = 0;
   /// Per original value, its versions in the materialized program in
   /// program order (the original first when it stays).
   std::vector<std::vector<ValueId>> versions;
@@ -90,7 +90,7 @@ public:
 private:
   Evaluated evaluate(Plan plan) const;
   bool better(const Evaluated &a, const Evaluated &b) const {
-    return a.excess != b.excess ? a.excess < b.excess : a.flops < b.flops;
+    return a.excess != b.excess ? a.excess < b.excess : a.cost < b.cost;
   }
   /// Which of two moves from `state` to take: among moves that lower the
   /// excess, the most excess removed per extra FLOP (as greedy weighs bytes
@@ -104,8 +104,8 @@ private:
       return better(a, b);
     auto rate = [&](const Evaluated &e) {
       double removed = double(state.excess - e.excess);
-      double cost = std::max(0.0, double(e.flops) - double(state.flops));
-      return removed / (cost + 1.0);
+      double extra = std::max(0.0, double(e.cost) - double(state.cost));
+      return removed / (extra + 1.0);
     };
     double ra = rate(a), rb = rate(b);
     return ra != rb ? ra > rb : better(a, b);
@@ -149,7 +149,7 @@ Evaluated ReachSearch::evaluate(Plan plan) const {
   for (uint64_t live : e.profile.liveBytes)
     e.excess += live > budget ? live - budget : 0;
   for (const OpInfo &op : e.program.ops)
-    e.flops = llvm::SaturatingAdd(e.flops, op.flops);
+    e.cost = llvm::SaturatingAdd(e.cost, op.cost);
   e.versions.assign(base.values.size(), {});
   for (ValueId input : e.program.inputs)
     e.versions[input].push_back(input);

@@ -39,7 +39,7 @@ namespace {
 /// the candidates that keep dear values (infinity: none kept).
 /// Each threshold a quarter of the last: a dropout mask is ~100, a
 /// transformer's projections ~64, its attention scores ~16.
-constexpr double kDearFlopsPerByte[] = {
+constexpr double kDearCostPerByte[] = {
     std::numeric_limits<double>::infinity(), 96.0, 24.0, 6.0, 1.5};
 
 /// Op-evaluations the shapes may cost together, and the least number of
@@ -169,18 +169,18 @@ public:
     // Every shape first, as it is: each is one evaluation.
     std::vector<std::pair<SolverResult, std::string>> candidates;
     const size_t numOps = std::max<size_t>(program.ops.size(), 1);
-    const size_t numThresholds = std::size(kDearFlopsPerByte);
+    const size_t numThresholds = std::size(kDearCostPerByte);
     std::vector<size_t> strides = segmentStrides(
         cuts.size(),
         std::max(kMinShapes, kShapeWork / numOps) / numThresholds);
-    for (double dear : kDearFlopsPerByte) {
+    for (double dear : kDearCostPerByte) {
       if (best && std::chrono::steady_clock::now() >= deadline)
         break;
       std::vector<bool> base = mandatory;
       for (ValueId v = 0; v < program.values.size(); ++v)
         if (isRecomputableBuffer(program, v) && !notSaveable[v] &&
             program.values[v].def < boundary &&
-            double(program.ops[program.values[v].def].flops) >=
+            double(program.ops[program.values[v].def].cost) >=
                 dear * double(program.values[v].bytes))
           base[v] = true;
       // Stride 0: no cut kept; stride k: every k-th cut, the last one kept.
@@ -205,7 +205,7 @@ public:
     // per recomputation, so the plans that meet the budget are pruned
     // cheapest first, as long as the time and kPruneWork last.
     llvm::stable_sort(candidates, [](const auto &a, const auto &b) {
-      return a.first.extraFlops < b.first.extraFlops;
+      return a.first.extraCost < b.first.extraCost;
     });
     uint64_t pruneWorkLeft = kPruneWork;
     for (auto &[result, shape] : candidates) {

@@ -61,24 +61,39 @@ static bool samePlan(const Plan &a, const Plan &b) {
          });
 }
 
-/// The peak and the extra FLOPs of `plan`.
-static std::pair<uint64_t, uint64_t>
-measurePlan(const Program &program, const Plan &plan, bool countInputs) {
+namespace {
+/// What a plan costs: its peak, and what the planned step executes beyond
+/// the original (chain ops, minus originals the plan moved rather than
+/// repeated) in the planner's cost and in FLOPs.
+struct PlanMeasure {
+  uint64_t peak = 0;
+  uint64_t extraCost = 0;
+  uint64_t extraFlops = 0;
+};
+} // namespace
+
+/// The extra of `after` over `before`. Summed in 128 bits so that ops of
+/// 2^63 cannot wrap a costly plan into a free one; saturates at 2^64-1.
+template <typename Field>
+static uint64_t extraOf(const Program &before, const Program &after,
+                        Field field) {
+  unsigned __int128 sumBefore = 0, sumAfter = 0;
+  for (const OpInfo &op : before.ops)
+    sumBefore += op.*field;
+  for (const OpInfo &op : after.ops)
+    sumAfter += op.*field;
+  unsigned __int128 extra = sumAfter > sumBefore ? sumAfter - sumBefore : 0;
+  return extra > std::numeric_limits<uint64_t>::max()
+             ? std::numeric_limits<uint64_t>::max()
+             : static_cast<uint64_t>(extra);
+}
+
+static PlanMeasure measurePlan(const Program &program, const Plan &plan,
+                               bool countInputs) {
   Program planned = materialize(program, plan);
-  uint64_t peak = computeMemoryProfile(planned, countInputs).peakBytes;
-  // What the planned step executes beyond the original: chain ops, minus
-  // originals the plan moved rather than repeated.
-  // Summed in 128 bits so that ops of 2^63 FLOPs cannot wrap a costly plan
-  // into a free one; the difference saturates at 2^64-1.
-  unsigned __int128 before = 0, after = 0;
-  for (const OpInfo &op : program.ops)
-    before += op.flops;
-  for (const OpInfo &op : planned.ops)
-    after += op.flops;
-  unsigned __int128 extra = after > before ? after - before : 0;
-  return {peak, extra > std::numeric_limits<uint64_t>::max()
-                    ? std::numeric_limits<uint64_t>::max()
-                    : static_cast<uint64_t>(extra)};
+  return {computeMemoryProfile(planned, countInputs).peakBytes,
+          extraOf(program, planned, &OpInfo::cost),
+          extraOf(program, planned, &OpInfo::flops)};
 }
 
 SolverResult remat::evaluatePlan(const Program &program, Plan plan,
@@ -89,21 +104,21 @@ SolverResult remat::evaluatePlan(const Program &program, Plan plan,
   Plan shared = shareRecomputedCopies(program, plan);
   // A piece whose readers a later copy of the same value serves is unread.
   dropInvalidRecomputes(program, shared);
-  auto [peak, extraFlops] = measurePlan(program, shared, options.countInputs);
+  PlanMeasure measure = measurePlan(program, shared, options.countInputs);
   if (!samePlan(shared, plan)) {
-    // Sharing is meant never to raise the peak or the FLOPs
+    // Sharing is meant never to raise the peak or the cost
     // (ShareCopies.cpp); where a piece it made had to go after all, the
     // plan as the solver made it is kept rather than a worse one.
-    auto [ownPeak, ownFlops] = measurePlan(program, plan, options.countInputs);
-    if (ownPeak < peak || (ownPeak == peak && ownFlops < extraFlops)) {
-      peak = ownPeak;
-      extraFlops = ownFlops;
-    } else {
+    PlanMeasure own = measurePlan(program, plan, options.countInputs);
+    if (own.peak < measure.peak ||
+        (own.peak == measure.peak && own.extraCost < measure.extraCost))
+      measure = own;
+    else
       plan = std::move(shared);
-    }
   }
-  result.peakBytes = peak;
-  result.extraFlops = extraFlops;
+  result.peakBytes = measure.peak;
+  result.extraCost = measure.extraCost;
+  result.extraFlops = measure.extraFlops;
   result.feasible = options.minimize || !options.budgetBytes ||
                     result.peakBytes <= *options.budgetBytes;
   result.plan = std::move(plan);
@@ -116,7 +131,7 @@ bool remat::isBetterResult(const SolverResult &a, const SolverResult &b,
     return a.feasible;
   if ((options.minimize || !a.feasible) && a.peakBytes != b.peakBytes)
     return a.peakBytes < b.peakBytes;
-  return a.extraFlops < b.extraFlops;
+  return a.extraCost < b.extraCost;
 }
 
 std::chrono::steady_clock::time_point

@@ -123,7 +123,7 @@ solveDeadline(const SolverOptions &options);
 /// Builds the result reported for `plan`, after dropOverwrittenReads,
 /// dropUnreadRecomputes, hoistAboveReaderBuffers and shareRecomputedCopies (kept only where it does
 /// not raise the peak or the FLOPs): the peak of the materialized program,
-/// the flops of every chain op and whether the budget holds.
+/// the cost of every chain op and whether the budget holds.
 SolverResult evaluatePlan(const Program &program, Plan plan,
                           const SolverOptions &options);
 
