@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
 """Recomputation priced in time against FLOPs, measured.
 
-For each step (the bundled examples, and the shared SqueezeNet, Inception
-and ResNet-50 training steps at batch 2, 3x32x32, when ../shared is there)
+For each step (the bundled examples, and, when ../shared is there, the
+shared SqueezeNet's training step at batch 8, 3x64x64, and ResNet-50's at
+batch 2, 3x160x160: sizes where activations, not weights, make the peak)
 and each budget (none, 0.7, 0.5, min), plans twice, with cost-model=flops
 and cost-model=time, lowers both plans with remat-to-cpu and times them
-with remat-run (median of --repeat warm runs, one thread). The page gives,
+with remat-run (one thread), round-robin, keeping each plan's fastest run. The page gives,
 per plan, the arena, the extra FLOPs, the time model's estimate of the
 step and of its extra time, and the measured step time and extra time
 over the unplanned step. The measured arena must equal the planned one.
 
-Usage: python3 bench/time-model.py [--build build] [--repeat 5]
-       [--time-model FILE] [--unshared]
+Usage: python3 bench/time-model.py [--build build] [--repeat 3] [--rounds 3]
+       [--time-model FILE] [--unshared] [--steps a,b]
 """
 
 import argparse
@@ -26,8 +27,8 @@ from results_page import (ROOT, machine_stamp, markdown_table,  # noqa: E402
                           write_text)
 
 EXAMPLES = ["mlp", "transformer", "resnet"]
-MODELS = ["squeezenet", "inception_v1", "resnet50"]
-MODEL_BATCH = 2
+# Shared model, batch, image side.
+MODELS = [("squeezenet", 8, 64), ("resnet50", 2, 160)]
 BUDGETS = ["none", "0.7", "0.5", "min"]
 COST_MODELS = ["flops", "time"]
 
@@ -72,12 +73,13 @@ class Bench:
                                  "--step-threads=1"], stdin=lowered))
         return min(report["times_ms"]), report["arena_bytes"]
 
-    def model_step(self, name):
+    def model_step(self, name, batch, side):
         path = os.path.join(ROOT, "..", "shared", "models", "onnx",
                             name + ".onnx")
         imported = run([self.translate, "--import-onnx", path,
-                        "--onnx-batch=%d" % MODEL_BATCH,
-                        "--onnx-input-shape=3x32x32", "--onnx-adapt"])
+                        "--onnx-batch=%d" % batch,
+                        "--onnx-input-shape=3x%dx%d" % (side, side),
+                        "--onnx-adapt"])
         return run([self.opt, "-", "--remat-autodiff=loss=mse"],
                    stdin=imported)
 
@@ -137,20 +139,22 @@ def page(rows, args):
                       "%.2f" % r["ms"], "%+.2f" % r["extra_ms"]])
     return """# Recomputation priced in time, measured
 
-`python3 bench/time-model.py --repeat %d%s` (%s). Each step is planned with
-`cost-model=flops` (the planner minimizes extra FLOPs) and with
-`cost-model=time` (it minimizes the time model's estimate,
-docs/time-model.md), at the same budget (`budget-kind=arena`), lowered with
-`remat-to-cpu` and timed with `remat-run --repeat=%d --step-threads=1`
-(median of warm runs). "est." columns are the time model's (only under
+`python3 bench/time-model.py --repeat %d --rounds %d%s` (%s). Each step is
+planned with `cost-model=flops` (the planner minimizes extra FLOPs) and
+with `cost-model=time` (it minimizes the time model's estimate, the cpu's
+built-in one, docs/time-model.md), at the same budget
+(`budget-kind=arena`, `best-effort`), lowered with `remat-to-cpu` and timed
+with `remat-run --repeat=%d --step-threads=1`, every plan of a step in
+turn, %d times, keeping each plan's fastest run (this machine's noise
+only ever adds). "est." columns are the time model's (only under
 `cost-model=time`); "measured extra" is the step's time less the
-unplanned step's, in the same run. The shared models' steps are at batch
-%d, 3x32x32, mean-squared-error loss. Every measured arena equals the
-planned one (the script stops otherwise).
+unplanned step's. The shared models' steps: SqueezeNet at batch 8,
+3x64x64; ResNet-50 at batch 2, 3x160x160; mean-squared-error loss. Every
+measured arena equals the planned one (the script stops otherwise).
 
 %s
-""" % (args.repeat, " --unshared" if args.unshared else "", machine_stamp(),
-       args.repeat, MODEL_BATCH,
+""" % (args.repeat, args.rounds, " --unshared" if args.unshared else "",
+       machine_stamp(), args.repeat, args.rounds,
        markdown_table(["step", "budget", "cost model", "arena (B)",
                        "extra FLOPs", "est. step (ms)", "est. extra (ms)",
                        "measured step (ms)", "measured extra (ms)"], table))
@@ -171,19 +175,21 @@ def main():
     parser.add_argument("--steps", default="",
                         help="comma-separated subset of the steps")
     args = parser.parse_args()
-    names = EXAMPLES + ([] if args.unshared else MODELS)
+    steps = [(name, None) for name in EXAMPLES]
+    if not args.unshared:
+        steps += [(model[0], model) for model in MODELS]
     if args.steps:
-        names = [n for n in names if n in args.steps.split(",")]
+        steps = [s for s in steps if s[0] in args.steps.split(",")]
     rows = []
     with tempfile.TemporaryDirectory() as work:
         bench = Bench(args, work)
-        for name in names:
-            if name in EXAMPLES:
+        for name, model in steps:
+            if model is None:
                 with open(os.path.join(ROOT, "examples",
                                        name + ".mlir"), "rb") as f:
                     step = f.read()
             else:
-                step = bench.model_step(name)
+                step = bench.model_step(*model)
             rows += measure_step(bench, name, step,
                                  lambda line: print(line, file=sys.stderr))
     write_text("time-model.md", page(rows, args))

@@ -10,6 +10,9 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+#include <cmath>
+
 using namespace mlir;
 using namespace remat;
 
@@ -48,6 +51,30 @@ uint64_t remat::bytesMoved(Operation *op) {
   return total;
 }
 
+double remat::vectorFill(Operation *op) {
+  if (kernelKindOf(op) != KernelKind::Convolution)
+    return 1;
+  // The channels of each NHWC activation and OHWI kernel: the last
+  // dimension of every rank-4 tensor the op reads or writes, and a kernel
+  // result's first (its output channels).
+  int64_t channels = kVectorFillChannels;
+  auto narrow = [&](Type type, bool firstToo) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || tensor.getRank() != 4 || !tensor.hasStaticShape())
+      return;
+    channels = std::min(channels, tensor.getDimSize(3));
+    if (firstToo)
+      channels = std::min(channels, tensor.getDimSize(0));
+  };
+  for (Type type : op->getOperandTypes())
+    narrow(type, /*firstToo=*/false);
+  auto window = op->getAttrOfType<DictionaryAttr>(kWindowAttrName);
+  auto kind = window ? window.getAs<StringAttr>("kind") : StringAttr();
+  for (Type type : op->getResultTypes())
+    narrow(type, /*firstToo=*/kind && kind.getValue() == "weight_adjoint");
+  return double(std::max<int64_t>(channels, 1)) / kVectorFillChannels;
+}
+
 void remat::applyTimeModel(GraphProgram &graph, const TargetTime &time) {
   Program &program = graph.program;
   program.costPerSecond = time.peakFlopsPerSecond;
@@ -58,6 +85,11 @@ void remat::applyTimeModel(GraphProgram &graph, const TargetTime &time) {
     // at the peak rate.
     if (info.flops == 0 || isa<AbstractOp>(op))
       continue;
-    info.cost = time.cost(kernelKindOf(op), info.flops, bytesMoved(op));
+    // A narrow convolution's FLOPs take as long as those of a full one
+    // that fills its vectors.
+    double fill = vectorFill(op);
+    uint64_t flops = fill < 1 ? uint64_t(std::ceil(double(info.flops) / fill))
+                              : info.flops;
+    info.cost = time.cost(kernelKindOf(op), flops, bytesMoved(op));
   }
 }

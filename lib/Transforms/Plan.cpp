@@ -128,9 +128,12 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
                                "time-model is not used with cost-model=flops");
       return success();
     }
+    // FLOPs unless time is asked for, by name or with a model.
+    if (costModel.empty() && timeModel.empty())
+      return success();
     if (timeModel.empty()) {
       timeModelUsed = lookupTargetTime(target);
-      if (!timeModelUsed && costModel == "time")
+      if (!timeModelUsed)
         return mlir::emitError(optionErrorLoc(module), "target '")
                << target
                << "' has no built-in time model: measure one "

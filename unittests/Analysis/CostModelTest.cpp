@@ -7,8 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Analysis/CostModel.h"
+#include "remat/Analysis/TimeModel.h"
 #include "remat/InitRemat.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -357,6 +359,51 @@ TEST_F(CostModelTest, StructuralRematOpsAreNotRecomputable) {
     })mlir";
   EXPECT_FALSE(recomputable(ir, "remat.barrier"));
   EXPECT_FALSE(recomputable(ir, "remat.backward"));
+}
+
+// The time model's view of IR ops (TimeModel.h): kind of kernel, bytes
+// moved, and how much of its vector tiles a convolution fills.
+TEST_F(CostModelTest, TimeModelKindsBytesAndVectorFill) {
+  const char *source = R"mlir(
+    func.func @f(%x: tensor<1x8x8x3xf32>, %w: tensor<32x3x3x3xf32>,
+                 %b: tensor<32xf32>, %m: tensor<1x4x8xf32>,
+                 %n: tensor<1x8x16xf32>, %y: tensor<1x8x8x32xf32>,
+                 %v: tensor<32x3x3x32xf32>)
+        -> (tensor<1x8x8x32xf32>, tensor<1x4x16xf32>, tensor<1x8x8x32xf32>,
+            tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) {
+      %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+      %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x8x8x3xf32>, tensor<32x3x3x3xf32>, tensor<32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x32xf32>
+      %mm = tosa.matmul %m, %n, %zp, %zp : (tensor<1x4x8xf32>, tensor<1x8x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x16xf32>
+      %p = tosa.max_pool2d %y {kernel = array<i64: 3, 3>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+      %a = tosa.add %y, %y : (tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+      %wide = tosa.conv2d %y, %v, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x8x8x32xf32>, tensor<32x3x3x32xf32>, tensor<32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x32xf32>
+      return %c, %mm, %p, %a, %wide : tensor<1x8x8x32xf32>, tensor<1x4x16xf32>, tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>
+    }
+  )mlir";
+  module = parseSourceString<ModuleOp>(source, &context);
+  ASSERT_TRUE(module);
+  SmallVector<Operation *> ops;
+  module->walk([&](Operation *op) {
+    if (!isa<func::FuncOp, func::ReturnOp, ModuleOp>(op) &&
+        op->getName().getStringRef() != "tosa.const")
+      ops.push_back(op);
+  });
+  ASSERT_EQ(ops.size(), 5u);
+  Operation *narrow = ops[0], *product = ops[1], *pool = ops[2],
+            *add = ops[3], *wide = ops[4];
+  EXPECT_EQ(kernelKindOf(narrow), KernelKind::Convolution);
+  EXPECT_EQ(kernelKindOf(product), KernelKind::MatrixProduct);
+  EXPECT_EQ(kernelKindOf(pool), KernelKind::Window);
+  EXPECT_EQ(kernelKindOf(add), KernelKind::Streaming);
+  // Operands and results: 3 x 8x8x32 floats; the matrix product's 4x8,
+  // 8x16, the two 1-element zero points and 4x16.
+  EXPECT_EQ(bytesMoved(add), 3u * 8 * 8 * 32 * 4);
+  EXPECT_EQ(bytesMoved(product), (32u + 128 + 1 + 1 + 64) * 4);
+  // From 3 input channels: 3 of 16 lanes; from 32: full; not a
+  // convolution: 1.
+  EXPECT_DOUBLE_EQ(vectorFill(narrow), 3.0 / 16);
+  EXPECT_DOUBLE_EQ(vectorFill(wide), 1.0);
+  EXPECT_DOUBLE_EQ(vectorFill(product), 1.0);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 //===- TargetTimeTest.cpp - The roofline time model and its pricing -------===//
 
 #include "remat/Planning/MemoryProfile.h"
+#include "remat/Planning/Schedule.h"
 #include "remat/Planning/Solver.h"
 #include "remat/Planning/TargetTime.h"
 
@@ -170,6 +171,20 @@ TEST(TargetTimeTest, SolversMinimizeTheCostAndReportTheFlops) {
     expectChoice(name, byFlops, /*op=*/0, /*flops=*/10, /*cost=*/10);
     expectChoice(name, byTime, /*op=*/1, /*flops=*/20, /*cost=*/20);
   }
+}
+
+TEST(TargetTimeTest, PlannedAndReorderedProgramsKeepTheCostRate) {
+  Program program = twoChoices(1000, 20);
+  program.costPerSecond = 2.5e11;
+  Plan plan;
+  plan.recomputes.push_back(
+      {program.ops[1].results[0], /*before=*/7, /*chain=*/{1}});
+  EXPECT_EQ(materialize(program, plan).costPerSecond, 2.5e11);
+  std::vector<OpId> order(program.ops.size());
+  for (OpId op = 0; op < order.size(); ++op)
+    order[op] = op;
+  std::swap(order[0], order[1]);
+  EXPECT_EQ(reorder(program, order).costPerSecond, 2.5e11);
 }
 
 } // namespace

@@ -28,9 +28,22 @@ KernelKind kernelKindOf(mlir::Operation *op);
 /// operands and results (saturating).
 uint64_t bytesMoved(mlir::Operation *op);
 
+/// Channels a convolution needs on each side to fill the lowering's vector
+/// tiles: it runs tap by tap, each tap a contraction over one side's
+/// channels vectorized over the other's, in tiles of 16 lanes (AVX-512's
+/// f32 vector) by up to 16 reduction steps.
+constexpr int64_t kVectorFillChannels = 16;
+
+/// The share of its vector tiles a convolution fills: its fewest channels
+/// on either side over kVectorFillChannels, at most 1 (1 for any other
+/// op). SqueezeNet's first convolution, from 3 input channels, fills 3/16:
+/// its calibrated efficiency would make it five times too cheap.
+double vectorFill(mlir::Operation *op);
+
 /// Prices every op of `graph` with `time`: OpInfo::cost becomes the op's
 /// estimated time in cost units, and Program::costPerSecond the peak rate.
-/// An op of no FLOPs (a view, a constant, `remat.flops = 0`) stays free;
+/// A convolution's FLOPs count divided by its vectorFill. An op of no
+/// FLOPs (a view, a constant, `remat.flops = 0`) stays free;
 /// a `remat.abstract` op, which has no kernel, costs its stated FLOPs.
 void applyTimeModel(GraphProgram &graph, const TargetTime &time);
 

@@ -80,10 +80,9 @@ struct RematPipelineOptions
       llvm::cl::init(0)};
   Option<std::string> costModel{
       *this, "cost-model",
-      llvm::cl::desc("What a recomputation costs: 'time' (each op's "
-                     "estimated time on the target), 'flops', or empty: "
-                     "'time' where the target has a time model (cpu) or "
-                     "time-model is given, 'flops' otherwise")};
+      llvm::cl::desc("What a recomputation costs: 'flops', or 'time' "
+                     "(each op's estimated time on the target); empty: "
+                     "'time' when time-model is given, else 'flops'")};
   Option<std::string> timeModel{
       *this, "time-model",
       llvm::cl::desc("A JSON time model (bench/calibrate-time.py writes one) "

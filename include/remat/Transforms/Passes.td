@@ -107,11 +107,10 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
     another.
 
     The solver minimizes what the recomputations cost: with
-    `cost-model=time` (the default where the target has a time model, as
-    the cpu does), each op's estimated time on the target, a roofline of
-    its FLOPs and bytes per kind of kernel (`TargetTime.h`,
-    docs/time-model.md; `time-model=<file>` reads a calibrated one); with
-    `cost-model=flops`, its FLOPs.
+    `cost-model=flops` (the default), their FLOPs; with `cost-model=time`,
+    each op's estimated time on the target, a roofline of its FLOPs and
+    bytes per kind of kernel (`TargetTime.h`, docs/time-model.md; the cpu
+    has a built-in model, `time-model=<file>` reads a calibrated one).
 
     The budget comes from the `budget` option, else from the graph's
     `budget` attribute; without either, only the policies act. An
@@ -189,10 +188,10 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
            "Overrides the target's arena alignment: a power of two, at most "
            "4096 (0: the target's)">,
     Option<"costModel", "cost-model", "std::string", /*default=*/"\"\"",
-           "What a recomputation costs: 'time' (each op's estimated time on "
-           "the target, TargetTime.h), 'flops', or empty: 'time' where the "
-           "target has a time model (cpu) or time-model is given, 'flops' "
-           "otherwise">,
+           "What a recomputation costs: 'flops', or 'time' (each op's "
+           "estimated time on the target, TargetTime.h; the target's "
+           "built-in model, cpu's, or time-model's); empty: 'time' when "
+           "time-model is given, else 'flops'">,
     Option<"timeModel", "time-model", "std::string", /*default=*/"\"\"",
            "A JSON time model (bench/calibrate-time.py writes one) in place "
            "of the target's built-in one">,

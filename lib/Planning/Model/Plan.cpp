@@ -239,6 +239,7 @@ Program remat::materialize(const Program &program, const Plan &plan,
   Program result;
   result.values = program.values;
   result.inputs = program.inputs;
+  result.costPerSecond = program.costPerSecond;
   for (ValueId v = 0; v < result.values.size(); ++v)
     result.values[v].origin = valueOrigin(program, v);
 

@@ -375,6 +375,7 @@ Program remat::reorder(const Program &program, const std::vector<OpId> &order) {
   Program result;
   result.values = program.values;
   result.inputs = program.inputs;
+  result.costPerSecond = program.costPerSecond;
   result.ops.reserve(numOps);
   for (OpId op : order) {
     result.ops.push_back(program.ops[op]);

@@ -55,12 +55,12 @@ std::optional<TargetTime> remat::lookupTargetTime(llvm::StringRef name) {
   TargetTime time;
   time.name = "cpu";
   time.peakFlopsPerSecond = 2.2e11;
-  time.bytesPerSecond = 5.4e10;
+  time.bytesPerSecond = 5.0e10;
   time.secondsPerOp = 1e-8;
-  time.efficiency[unsigned(KernelKind::MatrixProduct)] = 0.75;
-  time.efficiency[unsigned(KernelKind::Convolution)] = 0.17;
+  time.efficiency[unsigned(KernelKind::MatrixProduct)] = 0.77;
+  time.efficiency[unsigned(KernelKind::Convolution)] = 0.31;
   time.efficiency[unsigned(KernelKind::Window)] = 0.0025;
-  time.efficiency[unsigned(KernelKind::Streaming)] = 0.075;
+  time.efficiency[unsigned(KernelKind::Streaming)] = 0.072;
   return time;
 }
 
