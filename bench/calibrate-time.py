@@ -79,19 +79,6 @@ class Tools:
         return run([self.opt, path, "--remat-autodiff=loss=mse"]).decode()
 
 
-def add_chain(elements, count):
-    """A function adding its argument to itself `count` times in a chain."""
-    t = "tensor<%dxf32>" % elements
-    lines = ["func.func @chain(%%x: %s) -> %s {" % (t, t)]
-    prev = "%x"
-    for i in range(count):
-        lines.append("  %%a%d = tosa.add %s, %%x : (%s, %s) -> %s" %
-                     (i, prev, t, t, t))
-        prev = "%%a%d" % i
-    lines.append("  return %s : %s\n}" % (prev, t))
-    return "\n".join(lines) + "\n"
-
-
 def add_two(elements):
     """A function adding two tensors of `elements` floats."""
     t = "tensor<%dxf32>" % elements
@@ -157,7 +144,7 @@ def calibrate(tools, work, log):
     peak = model["peak_flops_per_second"]
     log("peak: %.1f GFLOP/s" % (peak / 1e9))
 
-    base = tools.seconds(add_chain(16, 1))
+    base = tools.seconds(add_two(16))
     one = tools.seconds(matmul_chain(4, 1))
     many = tools.seconds(matmul_chain(4, 257))
     model["seconds_per_op"] = max(0.0, (many - one) / 256)

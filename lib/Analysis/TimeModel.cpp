@@ -51,9 +51,8 @@ uint64_t remat::bytesMoved(Operation *op) {
   return total;
 }
 
-double remat::vectorFill(Operation *op) {
-  if (kernelKindOf(op) != KernelKind::Convolution)
-    return 1;
+/// vectorFill of a convolution.
+static double convolutionFill(Operation *op) {
   // The channels of each NHWC activation and OHWI kernel: the last
   // dimension of every rank-4 tensor the op reads or writes, and a kernel
   // result's first (its output channels).
@@ -75,6 +74,11 @@ double remat::vectorFill(Operation *op) {
   return double(std::max<int64_t>(channels, 1)) / kVectorFillChannels;
 }
 
+double remat::vectorFill(Operation *op) {
+  return kernelKindOf(op) == KernelKind::Convolution ? convolutionFill(op)
+                                                     : 1;
+}
+
 void remat::applyTimeModel(GraphProgram &graph, const TargetTime &time) {
   Program &program = graph.program;
   program.costPerSecond = time.peakFlopsPerSecond;
@@ -87,9 +91,10 @@ void remat::applyTimeModel(GraphProgram &graph, const TargetTime &time) {
       continue;
     // A narrow convolution's FLOPs take as long as those of a full one
     // that fills its vectors.
-    double fill = vectorFill(op);
+    KernelKind kind = kernelKindOf(op);
+    double fill = kind == KernelKind::Convolution ? convolutionFill(op) : 1;
     uint64_t flops = fill < 1 ? uint64_t(std::ceil(double(info.flops) / fill))
                               : info.flops;
-    info.cost = time.cost(kernelKindOf(op), flops, bytesMoved(op));
+    info.cost = time.cost(kind, flops, bytesMoved(op));
   }
 }
