@@ -7,7 +7,7 @@
 
 `--driver` times `remat-bench plan` instead: planStep, as remat-plan plans
 (both orders, arena fitting with its re-plans and placements), at about
-10k, 50k and 100k ops, one process per budget so that each run's CPU
+3.5k, 10k, 50k and 100k ops, one process per budget so that each run's CPU
 seconds are known beside its wall time, and writes
 scaling-families-driver.md and .csv.
 
@@ -46,13 +46,16 @@ FAMILIES = [
      "--depth", [120, 1240, 12480]),
 ]
 
-# About 10k, 50k and 100k ops, for --driver.
+# About 3.5k, 10k, 50k and 100k ops, for --driver. The smallest size is
+# below the 5,000 ops up to which the default solver adds its local search
+# (GreedySearchSolver.cpp), where plan time can exceed that of the larger
+# steps.
 DRIVER_DEPTHS = {
-    "transformer": [300, 1500, 3000],
-    "resnet": [550, 2750, 5500],
-    "unet": [500, 2500, 5000],
-    "mlp": [2000, 10000, 20000],
-    "dag": [1240, 6240, 12480],
+    "transformer": [100, 300, 1500, 3000],
+    "resnet": [200, 550, 2750, 5500],
+    "unet": [150, 500, 2500, 5000],
+    "mlp": [700, 2000, 10000, 20000],
+    "dag": [400, 1240, 6240, 12480],
 }
 
 
@@ -148,15 +151,16 @@ def driver_table(args, budgets):
           "is the log-log slope of the wall time between the two largest "
           "sizes, k10 cpu that of the CPU seconds. The target is under 10 s "
           "at 100k ops and k10 at most 1.2.", ""]
+    sizes = max(len(depths) for depths in DRIVER_DEPTHS.values())
     md.append("| family | budget | " + " | ".join(
-        "ops | ms | cpu" for _ in range(3)) + " | k10 | k10 cpu |")
-    md.append("|---|---|" + "---|---|---|" * 3 + "---|---|")
+        "ops | ms | cpu" for _ in range(sizes)) + " | k10 | k10 cpu |")
+    md.append("|---|---|" + "---|---|---|" * sizes + "---|---|")
     for family, budget, runs in series(rows, budgets):
         cells = ["%s | %.0f%s | %s" % (
             r["ops"], float(r["solve_ms"]),
             "" if r["feasible"] == "1" else " (infeasible)", r["cpu_s"])
                  for r in runs]
-        cells += [" |  | "] * (3 - len(runs))
+        cells += [" |  | "] * (sizes - len(runs))
         wall = [(int(r["ops"]), float(r["solve_ms"])) for r in runs]
         cpu = [(int(r["ops"]), float(r["cpu_s"])) for r in runs]
         md.append("| %s | %s | %s | %.2f | %.2f |" % (
@@ -178,7 +182,7 @@ def main():
     parser.add_argument("--quick", action="store_true",
                         help="the two smaller sizes only")
     parser.add_argument("--driver", action="store_true",
-                        help="time remat-bench plan (planStep) at 10k-100k "
+                        help="time remat-bench plan (planStep) at 3.5k-100k "
                         "ops")
     args = parser.parse_args()
     budgets = args.budgets.split(",")

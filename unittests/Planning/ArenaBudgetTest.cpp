@@ -69,22 +69,30 @@ TEST(StepArenaTest, InputsCountOnlyWhenCounted) {
   }
 }
 
+/// A random DAG three wide, with sizes that are not multiples of the
+/// alignment: padding matters.
+Program randomStep(unsigned seed, unsigned depth) {
+  RandomDagOptions dag;
+  dag.seed = seed;
+  dag.depth = depth;
+  dag.width = 3;
+  dag.minBytes = 100;
+  dag.maxBytes = 5000;
+  return generateRandomDag(dag);
+}
+
+uint64_t unplannedArena(const Program &program) {
+  return placeStepArena(program, computeMemoryProfile(program, false), 64)
+      .layout.arenaBytes;
+}
+
 TEST(ArenaBudgetTest, FeasibleMeansTheArenaFitsAndReplanningPays) {
   std::unique_ptr<Solver> solver = createSolver("greedy");
   ASSERT_TRUE(solver);
   int rescued = 0;
   for (unsigned seed = 1; seed <= 5; ++seed) {
-    RandomDagOptions dag;
-    dag.seed = seed;
-    dag.depth = 6;
-    dag.width = 3;
-    // Sizes that are not multiples of the alignment: padding matters.
-    dag.minBytes = 100;
-    dag.maxBytes = 5000;
-    Program program = generateRandomDag(dag);
-    uint64_t unplanned =
-        placeStepArena(program, computeMemoryProfile(program, false), 64)
-            .layout.arenaBytes;
+    Program program = randomStep(seed, 6);
+    uint64_t unplanned = unplannedArena(program);
     for (double fraction : {0.7, 0.8}) {
       SCOPED_TRACE("seed " + std::to_string(seed) + ", fraction " +
                    std::to_string(fraction));
@@ -117,6 +125,50 @@ TEST(ArenaBudgetTest, FeasibleMeansTheArenaFitsAndReplanningPays) {
   }
   // Some budgets are met only by planning against a lower live target.
   EXPECT_GT(rescued, 0) << "no budget needed a second plan";
+}
+
+// Bisection looks for a cheaper plan that still fits; once a plan that fits
+// has an arena within the bracket's tolerance of the budget (an alignment
+// unit or 1/256 of it), no plan can use much more of it and the loop stops.
+TEST(ArenaBudgetTest, NoPlanAfterOneThatFillsTheBudget) {
+  std::unique_ptr<Solver> solver = createSolver("greedy");
+  ASSERT_TRUE(solver);
+  int stopped = 0;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    Program program = randomStep(seed, 8);
+    uint64_t unplanned = unplannedArena(program);
+    for (double fraction : {0.6, 0.65}) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + ", fraction " +
+                   std::to_string(fraction));
+      ArenaBudgetOptions options;
+      options.arenaBudget = uint64_t(unplanned * fraction);
+      uint64_t tolerance = std::max<uint64_t>(64, options.arenaBudget / 256);
+      SolverOptions solverOptions;
+      solverOptions.budgetBytes = options.arenaBudget;
+      // The arenas of the plans in the order they were made.
+      std::vector<uint64_t> arenas;
+      auto solve = [&](uint64_t target) {
+        SolverOptions lower = solverOptions;
+        lower.budgetBytes = target;
+        SolverResult result = solver->solve(program, lower);
+        arenas.push_back(
+            plannedStepArena(program, result.plan, 64, false).layout.arenaBytes);
+        return result;
+      };
+      ArenaBudgetResult fitted =
+          fitArenaBudget(program, options, solve(options.arenaBudget), solve);
+      ASSERT_EQ(arenas.size(), fitted.plans);
+      for (size_t k = 0; k + 1 < arenas.size(); ++k)
+        EXPECT_FALSE(arenas[k] <= options.arenaBudget &&
+                     options.arenaBudget - arenas[k] <= tolerance)
+            << "plan " << k + 1 << " of " << arenas.size()
+            << " fills the budget, yet the loop went on";
+      stopped += arenas.size() > 1 && arenas.back() <= options.arenaBudget &&
+                 options.arenaBudget - arenas.back() <= tolerance;
+    }
+  }
+  EXPECT_GT(stopped, 0) << "no fitting loop stopped on a plan that fills "
+                           "the budget";
 }
 
 } // namespace

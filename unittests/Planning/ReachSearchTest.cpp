@@ -89,6 +89,28 @@ TEST(ReachSearchTest, StopsAtAPassedDeadline) {
   EXPECT_TRUE(found->recomputes.empty());
 }
 
+// Recomputing a before op 5 is needless under a budget of 310, the
+// unplanned peak: the search keeps the plan (no excess), and then its
+// pruning drops it, keeps it, or keeps it for want of evaluations.
+TEST(ReachSearchTest, PrunesAsItIsTold) {
+  TinyStep tiny;
+  Plan start;
+  start.recomputes.push_back(Recompute{/*value=*/1, /*before=*/5, {0}});
+  auto found = [&](PruneEffort prune, uint64_t evaluations) {
+    std::optional<Plan> plan =
+        searchForBudget(tiny.program, start, withBudget(310),
+                        Clock::now() + std::chrono::seconds(30), evaluations,
+                        prune);
+    EXPECT_TRUE(plan);
+    return plan ? plan->recomputes.size() : 0;
+  };
+  EXPECT_EQ(found(PruneEffort::Free, 1), 0u);
+  EXPECT_EQ(found(PruneEffort::None, 1000), 1u);
+  // The search's own evaluation of the start spends the only one.
+  EXPECT_EQ(found(PruneEffort::Spent, 1), 1u);
+  EXPECT_EQ(found(PruneEffort::Spent, 3), 0u);
+}
+
 /// The search exists for budgets greedy stops short of (ReachSearch.cpp):
 /// on random DAGs it meets some of them from greedy's plan, and never
 /// returns a plan that misses a budget its start met.

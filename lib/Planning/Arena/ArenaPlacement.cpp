@@ -98,11 +98,10 @@ uint64_t Instance::arenaOf(llvm::ArrayRef<uint64_t> offsets) const {
 
 namespace {
 
-/// Steps with more buffers than this get four orders only, and
+/// Steps with more buffers than kLargeInstance get four orders only, and
 /// greedy passes that find gaps in an OccupancyTree, merging at most
 /// kRangesPerBuffer taken ranges per buffer; the pass that follows when all
 /// of them ran out merges at most kFallbackRangesPerBuffer.
-constexpr size_t kLargeInstance = 4096;
 constexpr uint64_t kRangesPerBuffer = 32;
 constexpr uint64_t kFallbackRangesPerBuffer = 1024;
 /// Steps with at most this many buffers get the second, settling local

@@ -52,6 +52,11 @@ struct Instance {
   uint64_t liveBytes = 0;
 };
 
+/// Steps with more occupying buffers than this are large: their greedy
+/// passes are bounded (maxRanges), they try fewer orders, and their skyline
+/// orders give up sooner (ArenaSkyline.cpp).
+constexpr size_t kLargeInstance = 4096;
+
 enum class Fit {
   /// The smallest gap that fits (ties: the lowest).
   Smallest,

@@ -117,8 +117,16 @@ arena::skylineOrder(const Instance &instance,
   // Stale entries cost a query each. Training steps from real models
   // revisit up to about 30 per buffer; a deep random DAG whose buffers
   // all live across its backward pass, 400 (1.1 s on 10,000 buffers),
-  // and there the skyline is given up for the other orders.
-  uint64_t staleLeft = 16 * uint64_t(instance.occupying.size()) + (1u << 17);
+  // and there the skyline is given up for the other orders. On a large
+  // step the allowance is banked, 16 per buffer placed so far: the
+  // generated families' large steps have a crowd of long-lived buffers
+  // that each placement under them lifts again, and gave up after a few
+  // hundred placements, having spent an allowance of 16 per buffer of the
+  // whole step (half of a 25k-op U-Net's plan time at budget 0.5).
+  const size_t n = instance.occupying.size();
+  const bool banked = n > kLargeInstance;
+  const uint64_t staleAllowance = (1u << 17) + (banked ? 0 : 16 * uint64_t(n));
+  uint64_t stale = 0;
   while (!queue.empty()) {
     auto [offset, rank, i] = queue.top();
     queue.pop();
@@ -127,7 +135,9 @@ arena::skylineOrder(const Instance &instance,
     uint64_t floor =
         llvm::alignTo(ends.highestIn(first, last), alignmentOf(buffers[i]));
     if (floor > offset) {
-      if (staleLeft-- == 0)
+      uint64_t allowed =
+          staleAllowance + (banked ? 16 * uint64_t(placed.size()) : 0);
+      if (stale++ >= allowed)
         return std::nullopt;
       queue.push({floor, rank, i});
       continue;

@@ -41,8 +41,19 @@ uint64_t remat::pruneWork(size_t recomputes, size_t ops) {
 
 Plan remat::dropNeedlessRecomputes(
     const Program &program, Plan plan, const SolverOptions &options,
-    std::chrono::steady_clock::time_point deadline) {
+    std::chrono::steady_clock::time_point deadline, uint64_t *evaluationsLeft) {
   if (pruneWork(plan.recomputes.size(), program.ops.size()) == 0)
+    return plan;
+  // Spends one evaluation of the caller's effort; false when none is left.
+  auto spend = [&] {
+    if (!evaluationsLeft)
+      return true;
+    if (*evaluationsLeft == 0)
+      return false;
+    --*evaluationsLeft;
+    return true;
+  };
+  if (!spend())
     return plan;
   std::vector<bool> notSaveable = notSaveableValues(program);
   bool anyPolicy = llvm::is_contained(notSaveable, true);
@@ -101,7 +112,7 @@ Plan remat::dropNeedlessRecomputes(
   };
   for (size_t k : order) {
     // Every try is an evaluation: what is dropped so far stays dropped.
-    if (std::chrono::steady_clock::now() >= deadline)
+    if (std::chrono::steady_clock::now() >= deadline || !spend())
       break;
     // What a checkpoint policy asked for stays.
     OpId def = program.values[plan.recomputes[k].value].def;

@@ -345,7 +345,7 @@ std::optional<Plan>
 remat::searchForBudget(const Program &program, Plan start,
                        const SolverOptions &options,
                        std::chrono::steady_clock::time_point deadline,
-                       uint64_t &evaluationsLeft) {
+                       uint64_t &evaluationsLeft, PruneEffort prune) {
   // Checkpoint policies are greedy's to honour: the search's moves may keep
   // an operand alive across the boundary, and its restarts may drop the
   // recomputation that moved a not-saveable value into the backward part.
@@ -356,5 +356,9 @@ remat::searchForBudget(const Program &program, Plan start,
   Plan found = ReachSearch(program, options, *options.budgetBytes, deadline,
                            evaluationsLeft)
                    .run(std::move(start));
-  return dropNeedlessRecomputes(program, std::move(found), options, deadline);
+  if (prune == PruneEffort::None)
+    return found;
+  return dropNeedlessRecomputes(
+      program, std::move(found), options, deadline,
+      prune == PruneEffort::Spent ? &evaluationsLeft : nullptr);
 }

@@ -74,11 +74,14 @@ std::vector<size_t> segmentStrides(size_t cuts, size_t perThreshold);
 
 /// Drops the recomputations `plan` meets its budget without at no more
 /// FLOPs (Prune.cpp); recomputations a checkpoint policy asked for stay.
-/// Skipped on plans too large to try one by one; stops trying at `deadline`.
+/// Skipped on plans too large to try one by one; stops trying at `deadline`
+/// and, where `evaluationsLeft` is given, once those run out (each try
+/// spends one, as a local search's move does).
 Plan dropNeedlessRecomputes(
     const Program &program, Plan plan, const SolverOptions &options,
     std::chrono::steady_clock::time_point deadline =
-        std::chrono::steady_clock::time_point::max());
+        std::chrono::steady_clock::time_point::max(),
+    uint64_t *evaluationsLeft = nullptr);
 
 /// Op-evaluations dropNeedlessRecomputes spends at most on a plan of
 /// `recomputes` recomputations of a program of `ops` ops: one evaluation
@@ -97,12 +100,21 @@ SolverResult pruneEvaluated(const Program &program, SolverResult evaluated,
 /// evaluations (ReachSearch.cpp): the pruned plan with the least excess over
 /// the budget found before `deadline` or the last of `evaluationsLeft` (it
 /// meets the budget when that excess is zero), or nullopt where the search
-/// does not apply (`min`, checkpoint policies).
+/// does not apply (`min`, checkpoint policies); pruned as `prune` says.
+enum class PruneEffort {
+  /// Every recomputation is tried, beside the search's effort.
+  Free,
+  /// Each try spends one of the search's evaluations.
+  Spent,
+  /// Not pruned: the caller prunes what it keeps.
+  None,
+};
 std::optional<Plan> searchForBudget(const Program &program, Plan start,
                                     const SolverOptions &options,
                                     std::chrono::steady_clock::time_point
                                         deadline,
-                                    uint64_t &evaluationsLeft);
+                                    uint64_t &evaluationsLeft,
+                                    PruneEffort prune = PruneEffort::Free);
 
 /// Splits recompute chains so that later readers of a chain's intermediate
 /// read its copy instead of an older version (ShareCopies.cpp). Never raises
