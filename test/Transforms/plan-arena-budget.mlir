@@ -15,7 +15,7 @@
 // ARENA-NEXT:    peak     600 B -> 400 B
 // ARENA-NEXT:    budget   600 = 600 B, met
 // ARENA-NEXT:    cost     +20 FLOPs
-// ARENA-NEXT:    arena    768 B -> 512 B  (1.280x the live peak; 4 plan(s), kept the one for 468 B live)
+// ARENA-NEXT:    arena    768 B -> 512 B  (1.280x the live peak; 3 plan(s), kept the one for 468 B live)
 
 // The live budget is met as the solvers see it; the arena is not budgeted.
 // LIVE-LABEL: @chain (11 ops)

@@ -3,8 +3,9 @@
 // Solvers budget live bytes; the step occupies its placed arena, which can
 // be larger (fragmentation, alignment padding). This loop re-plans against
 // lower live targets until the arena of the plan fits the budget, then
-// bisects between the highest target that fit and the lowest that did not,
-// to recompute no more than needed.
+// narrows the interval between the highest target that fit and the lowest
+// that did not (false position, safeguarded), to recompute no more than
+// needed.
 //
 //===----------------------------------------------------------------------===//
 

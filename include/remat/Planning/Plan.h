@@ -62,6 +62,13 @@ struct MaterializeMap {
 Program materialize(const Program &program, const Plan &plan,
                     MaterializeMap &map);
 
+/// As above, into `result`, whose storage is reused: solvers that
+/// materialize once per plan they try keep one Program for it, rather than
+/// allocating (and on large programs, faulting in) the whole program anew
+/// each time.
+void materialize(const Program &program, const Plan &plan,
+                 MaterializeMap &map, Program &result);
+
 /// Checks that a plan is well formed for `program` (chain ops recomputable,
 /// chain closed under the rule above, `before` after the value's definition,
 /// every value read while its buffer holds it: InPlaceWrites.h)

@@ -122,7 +122,7 @@ def PlanPass : Pass<"remat-plan", "mlir::ModuleOp"> {
     target's alignment, or `arena-alignment`): after planning against the budget as live bytes,
     the pass places the planned buffers and, while the arena exceeds the
     budget, plans again against a lower live target (scaled by budget /
-    arena, then bisected to recompute no more than needed). A fraction is
+    arena, then narrowed to recompute no more than needed). A fraction is
     then of the unrematerialized arena, and errors speak in arena bytes.
     `budget-kind=live` bounds the sum of live bytes, as solvers see it.
 

@@ -197,35 +197,34 @@ static void dropDeadOriginals(const Program &program, Program &result,
   if (!any)
     return;
 
+  // Compacted in place: the ops that stay move down over the dead ones.
   std::vector<OpId> newIndex(result.ops.size(), kNone);
-  std::vector<OpInfo> ops;
-  std::vector<bool> isCopy;
-  ops.reserve(result.ops.size());
-  isCopy.reserve(result.ops.size());
+  OpId kept = 0;
   for (OpId i = 0; i < result.ops.size(); ++i) {
     if (dead[i]) {
       for (ValueId r : result.ops[i].results)
         result.values[r].def = kNone;
       continue;
     }
-    newIndex[i] = ops.size();
+    newIndex[i] = kept;
     for (ValueId r : result.ops[i].results)
-      result.values[r].def = ops.size();
-    ops.push_back(std::move(result.ops[i]));
-    isCopy.push_back(map.isCopy[i]);
+      result.values[r].def = kept;
+    if (kept != i)
+      result.ops[kept] = std::move(result.ops[i]);
+    map.isCopy[kept] = map.isCopy[i];
+    ++kept;
   }
   // The first backward op may have been dropped: the next one that stays.
   if (result.backwardBegin != kNone) {
     OpId begin = result.backwardBegin;
     while (begin < newIndex.size() && newIndex[begin] == kNone)
       ++begin;
-    result.backwardBegin = begin < newIndex.size() ? newIndex[begin]
-                                                   : ops.size();
+    result.backwardBegin = begin < newIndex.size() ? newIndex[begin] : kept;
   }
   for (OpId &index : map.opIndex)
     index = index == kNone ? kNone : newIndex[index];
-  result.ops = std::move(ops);
-  map.isCopy = std::move(isCopy);
+  result.ops.erase(result.ops.begin() + kept, result.ops.end());
+  map.isCopy.resize(kept);
 }
 
 Program remat::materialize(const Program &program, const Plan &plan) {
@@ -235,10 +234,18 @@ Program remat::materialize(const Program &program, const Plan &plan) {
 
 Program remat::materialize(const Program &program, const Plan &plan,
                            MaterializeMap &map) {
-  size_t numOps = program.ops.size();
   Program result;
+  materialize(program, plan, map, result);
+  return result;
+}
+
+void remat::materialize(const Program &program, const Plan &plan,
+                        MaterializeMap &map, Program &result) {
+  size_t numOps = program.ops.size();
   result.values = program.values;
+  result.ops.clear();
   result.inputs = program.inputs;
+  result.backwardBegin = kNone;
   result.costPerSecond = program.costPerSecond;
   for (ValueId v = 0; v < result.values.size(); ++v)
     result.values[v].origin = valueOrigin(program, v);
@@ -332,7 +339,6 @@ Program remat::materialize(const Program &program, const Plan &plan,
     result.values[current[v]].isOutput = true;
   }
   dropDeadOriginals(program, result, map);
-  return result;
 }
 
 /// The recomputations of a well-formed plan whose copy nothing reads in the

@@ -59,18 +59,22 @@ GreedyPlanner::GreedyPlanner(const Program &program,
 }
 
 Snapshot GreedyPlanner::snapshot(const Plan &plan) const {
-  Snapshot snapshot;
-  snapshot.program = materialize(base, plan, snapshot.map);
-  snapshot.profile =
-      computeMemoryProfile(snapshot.program, options.countInputs);
-  snapshot.peakCount =
-      llvm::count(snapshot.profile.liveBytes, snapshot.profile.peakBytes);
+  Snapshot result;
+  snapshot(plan, result);
+  return result;
+}
+
+void GreedyPlanner::snapshot(const Plan &plan, Snapshot &into) const {
+  materialize(base, plan, into.map, into.program);
+  into.profile = computeMemoryProfile(into.program, options.countInputs);
+  into.peakCount =
+      llvm::count(into.profile.liveBytes, into.profile.peakBytes);
+  into.copies.clear();
   for (unsigned k = 0; k < plan.recomputes.size(); ++k) {
     const Recompute &recompute = plan.recomputes[k];
-    snapshot.copies[recompute.value].push_back(
-        {recompute.before, snapshot.map.copies[k]});
+    into.copies[recompute.value].push_back(
+        {recompute.before, into.map.copies[k]});
   }
-  return snapshot;
 }
 
 Chain GreedyPlanner::buildChain(ValueId value, Placement placement,

@@ -210,6 +210,9 @@ private:
   }
 
   Snapshot snapshot(const Plan &plan) const;
+  /// The same into `into`, reusing its storage (a try per candidate makes
+  /// one snapshot of the whole program each).
+  void snapshot(const Plan &plan, Snapshot &into) const;
   /// Stage 1.
   void recomputeNotSaveable(Plan &plan) const;
   /// Stage 2.

@@ -45,6 +45,9 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
   };
 
   Snapshot current = snapshot(plan);
+  // Each try's snapshot; an accepted one swaps with `current`, so that the
+  // next try reuses the storage of the one it replaced.
+  Snapshot next;
   // Bulk sweeps first: each picks recomputations for the highest ops with
   // one evaluation of the program instead of one per pick, which keeps the
   // plan time near-linear on large programs (on small ones a sweep picks one,
@@ -79,7 +82,7 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
     SweepEstimate expected;
     if (!sweepOverBudget(trial, current, picks, expected))
       break;
-    Snapshot next = snapshot(trial);
+    snapshot(trial, next);
     if (!sweepImproves(next, current)) {
       if (picks == firstPicks)
         break;
@@ -90,7 +93,7 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
                          ? next.profile.peakBytes <= expected.peak
                          : overBudget(next) <= expected.over;
     plan = std::move(trial);
-    current = std::move(next);
+    std::swap(current, next);
     if (confirmed)
       picks = std::min(picks * 2, mostPicks);
   }
@@ -119,12 +122,12 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
           return r.before == candidate.recompute.before;
         });
       position = plan.recomputes.insert(position, candidate.recompute);
-      Snapshot next = snapshot(plan);
+      snapshot(plan, next);
       if (improves(next, current)) {
         insertedAt.push_back(position - plan.recomputes.begin());
         if (next.profile.peakBytes < current.profile.peakBytes)
           bestSteps = insertedAt.size();
-        current = std::move(next);
+        std::swap(current, next);
         accepted = true;
         break;
       }

@@ -58,10 +58,12 @@ Plan remat::dropNeedlessRecomputes(
   std::vector<bool> notSaveable = notSaveableValues(program);
   bool anyPolicy = llvm::is_contained(notSaveable, true);
   // The peak and cost of `trial`, or nullopt when it keeps a not-saveable
-  // value into the backward part.
+  // value into the backward part. Every try materializes into the same
+  // program, reusing its storage.
+  MaterializeMap map;
+  Program planned;
   auto evaluate = [&](const Plan &trial) -> std::optional<Evaluation> {
-    MaterializeMap map;
-    Program planned = materialize(program, trial, map);
+    materialize(program, trial, map, planned);
     MemoryProfile profile = computeMemoryProfile(planned, options.countInputs);
     if (anyPolicy && program.backwardBegin < program.ops.size()) {
       // Not map.opIndex[backwardBegin]: the first backward op may have been
