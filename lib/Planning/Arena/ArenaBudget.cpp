@@ -4,7 +4,7 @@
 // assumes the next plan fragments as much as this one; that usually lands
 // in one or two steps. Once one target fits and a higher one does not, a
 // safeguarded false position between them (the line through the two plans'
-// arenas, kept an eighth of the bracket from its ends) looks for a cheaper
+// arenas, kept a quarter of the bracket from its ends) looks for a cheaper
 // plan that still fits. The arena is not monotone in the target, so every
 // plan is judged on its own arena.
 //
@@ -101,11 +101,11 @@ remat::fitArenaBudget(const Program &program,
       if (width <= tolerance || budget - fitArena <= tolerance)
         break;
       // The target where the line through the two plans' arenas meets the
-      // budget, kept at least an eighth of the bracket from either end so
+      // budget, kept at least a quarter of the bracket from either end so
       // that the bracket shrinks by that much at least. Near the budget the
       // arena grows faster than the target (fragmentation rises with it):
       // on a 50k-op U-Net at 0.5 the midpoints missed four times running.
-      uint64_t margin = width / 8;
+      uint64_t margin = width / 4;
       next = *fitTarget + width / 2;
       if (overArena > fitArena)
         next = std::clamp<uint64_t>(
