@@ -105,7 +105,8 @@ remat::fitArenaBudget(const Program &program,
       // that the bracket shrinks by that much at least. Near the budget the
       // arena grows faster than the target (fragmentation rises with it):
       // on a 50k-op U-Net at 0.5 the midpoints missed four times running.
-      uint64_t margin = width / 4;
+      // At least a byte: a target at either end was already planned.
+      uint64_t margin = std::max<uint64_t>(width / 4, 1);
       next = *fitTarget + width / 2;
       if (overArena > fitArena)
         next = std::clamp<uint64_t>(
