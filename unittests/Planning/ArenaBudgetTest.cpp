@@ -127,7 +127,7 @@ TEST(ArenaBudgetTest, FeasibleMeansTheArenaFitsAndReplanningPays) {
   EXPECT_GT(rescued, 0) << "no budget needed a second plan";
 }
 
-// Bisection looks for a cheaper plan that still fits; once a plan that fits
+// Narrowing looks for a cheaper plan that still fits; once a plan that fits
 // has an arena within the bracket's tolerance of the budget (an alignment
 // unit or 1/256 of it), no plan can use much more of it and the loop stops.
 TEST(ArenaBudgetTest, NoPlanAfterOneThatFillsTheBudget) {
