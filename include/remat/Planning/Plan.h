@@ -95,11 +95,21 @@ void dropOverwrittenReads(const Program &program, Plan &plan);
 /// copy nobody reads only removes work and bytes: the peak never rises.
 void dropUnreadRecomputes(const Program &program, Plan &plan);
 
+/// As above, leaving in `planned` (whose storage is reused) the program the
+/// final plan makes: the check materializes it anyway, and callers that go
+/// on to measure the plan need not build it again.
+void dropUnreadRecomputes(const Program &program, Plan &plan,
+                          Program &planned);
+
 /// Both of the above until neither drops anything: each drop can call for
 /// the other (a copy dropped for an overwrite leaves the copies its chain
 /// read unread; an unread copy dropped leaves its readers on an overwritten
 /// original). The result is a plan verifyPlan accepts.
 void dropInvalidRecomputes(const Program &program, Plan &plan);
+
+/// As above, leaving in `planned` the program the final plan makes.
+void dropInvalidRecomputes(const Program &program, Plan &plan,
+                           Program &planned);
 
 } // namespace remat
 

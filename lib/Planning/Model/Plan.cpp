@@ -280,31 +280,32 @@ void remat::materialize(const Program &program, const Plan &plan,
 
     for (unsigned k : groups[i]) {
       const Recompute &recompute = plan.recomputes[k];
-      // Results of earlier ops of this chain, which shadow current versions.
-      llvm::DenseMap<ValueId, ValueId> chainCopies;
+      // Results of earlier ops of this chain, which shadow current versions
+      // (inline for the usual short chains: one map per recomputation).
+      llvm::SmallDenseMap<ValueId, ValueId, 8> chainCopies;
       auto read = [&](ValueId v) {
         auto it = chainCopies.find(v);
         return it != chainCopies.end() ? it->second : current[v];
       };
       for (OpId c : recompute.chain) {
+        // Copied once, into place (the storage was reserved above): a copy
+        // then a move was a second pass over every op of every plan.
         OpId newOp = result.ops.size();
-        OpInfo op = program.ops[c];
+        OpInfo &op = result.ops.emplace_back(program.ops[c]);
         op.origin = opOrigin(program, c);
         for (ValueId &operand : op.operands)
           operand = read(operand);
         for (ValueId &res : op.results) {
-          ValueInfo copy = program.values[res];
+          ValueId newValue = result.values.size();
+          ValueInfo &copy = result.values.emplace_back(program.values[res]);
           copy.def = newOp;
           copy.isOutput = false;
           copy.origin = valueOrigin(program, res);
           if (copy.aliasOf != kNone)
             copy.aliasOf = read(copy.aliasOf);
-          ValueId newValue = result.values.size();
-          result.values.push_back(std::move(copy));
           chainCopies[res] = newValue;
           res = newValue;
         }
-        result.ops.push_back(std::move(op));
         map.isCopy.push_back(true);
       }
       auto it = chainCopies.find(recompute.value);
@@ -314,7 +315,7 @@ void remat::materialize(const Program &program, const Plan &plan,
     }
 
     OpId newOp = result.ops.size();
-    OpInfo op = program.ops[i];
+    OpInfo &op = result.ops.emplace_back(program.ops[i]);
     op.origin = opOrigin(program, i);
     for (ValueId &operand : op.operands)
       operand = current[operand];
@@ -324,7 +325,6 @@ void remat::materialize(const Program &program, const Plan &plan,
       if (info.aliasOf != kNone)
         info.aliasOf = current[info.aliasOf];
     }
-    result.ops.push_back(std::move(op));
     map.isCopy.push_back(false);
     map.opIndex[i] = newOp;
   }
@@ -343,19 +343,20 @@ void remat::materialize(const Program &program, const Plan &plan,
 
 /// The recomputations of a well-formed plan whose copy nothing reads in the
 /// materialized program: not `before`, not a later chain, not a later op
-/// before another copy takes over, and it is no output.
+/// before another copy takes over, and it is no output. Leaves that
+/// program in `planned`.
 static std::vector<unsigned> unreadCopies(const Program &program,
-                                          const Plan &plan) {
+                                          const Plan &plan, Program &planned) {
   MaterializeMap map;
-  Program result = materialize(program, plan, map);
-  std::vector<bool> read(result.values.size(), false);
-  for (const OpInfo &op : result.ops)
+  materialize(program, plan, map, planned);
+  std::vector<bool> read(planned.values.size(), false);
+  for (const OpInfo &op : planned.ops)
     for (ValueId operand : op.operands)
       read[operand] = true;
   std::vector<unsigned> unread;
   for (unsigned k = 0; k < plan.recomputes.size(); ++k) {
     ValueId copy = map.copies[k];
-    if (!read[copy] && !result.values[copy].isOutput)
+    if (!read[copy] && !planned.values[copy].isOutput)
       unread.push_back(k);
   }
   return unread;
@@ -418,7 +419,8 @@ std::string remat::verifyPlan(const Program &program, const Plan &plan) {
              std::to_string(read->writer) + " overwrote its buffer";
     }
   }
-  std::vector<unsigned> unread = unreadCopies(program, plan);
+  Program planned;
+  std::vector<unsigned> unread = unreadCopies(program, plan, planned);
   if (!unread.empty()) {
     const Recompute &recompute = plan.recomputes[unread.front()];
     return "recompute #" + std::to_string(unread.front()) +
@@ -428,10 +430,12 @@ std::string remat::verifyPlan(const Program &program, const Plan &plan) {
   return {};
 }
 
-void remat::dropUnreadRecomputes(const Program &program, Plan &plan) {
+void remat::dropUnreadRecomputes(const Program &program, Plan &plan,
+                                 Program &planned) {
   // Dropping a copy can leave the copies its chain read unread in turn.
+  // The last check found none: `planned` is then the final plan's program.
   while (true) {
-    std::vector<unsigned> unread = unreadCopies(program, plan);
+    std::vector<unsigned> unread = unreadCopies(program, plan, planned);
     if (unread.empty())
       return;
     for (unsigned k : llvm::reverse(unread))
@@ -439,12 +443,23 @@ void remat::dropUnreadRecomputes(const Program &program, Plan &plan) {
   }
 }
 
-void remat::dropInvalidRecomputes(const Program &program, Plan &plan) {
+void remat::dropUnreadRecomputes(const Program &program, Plan &plan) {
+  Program planned;
+  dropUnreadRecomputes(program, plan, planned);
+}
+
+void remat::dropInvalidRecomputes(const Program &program, Plan &plan,
+                                  Program &planned) {
   while (true) {
     dropOverwrittenReads(program, plan);
     size_t left = plan.recomputes.size();
-    dropUnreadRecomputes(program, plan);
+    dropUnreadRecomputes(program, plan, planned);
     if (plan.recomputes.size() == left)
       return;
   }
+}
+
+void remat::dropInvalidRecomputes(const Program &program, Plan &plan) {
+  Program planned;
+  dropInvalidRecomputes(program, plan, planned);
 }

@@ -88,9 +88,9 @@ static uint64_t extraOf(const Program &before, const Program &after,
              : static_cast<uint64_t>(extra);
 }
 
-static PlanMeasure measurePlan(const Program &program, const Plan &plan,
-                               bool countInputs) {
-  Program planned = materialize(program, plan);
+/// The measure of a plan from the program it makes.
+static PlanMeasure measureProgram(const Program &program,
+                                  const Program &planned, bool countInputs) {
   return {computeMemoryProfile(planned, countInputs).peakBytes,
           extraOf(program, planned, &OpInfo::cost),
           extraOf(program, planned, &OpInfo::flops)};
@@ -99,17 +99,28 @@ static PlanMeasure measurePlan(const Program &program, const Plan &plan,
 SolverResult remat::evaluatePlan(const Program &program, Plan plan,
                                  const SolverOptions &options) {
   SolverResult result;
-  dropInvalidRecomputes(program, plan);
-  plan = hoistAboveReaderBuffers(program, std::move(plan));
+  // Dropping what is invalid materializes the plan it keeps; those programs
+  // are measured rather than built again (on a 50k-op step, materializing
+  // is the most of an evaluation).
+  Program planned, sharedPlanned;
+  dropInvalidRecomputes(program, plan, planned);
+  Plan hoisted = hoistAboveReaderBuffers(program, plan);
+  bool hoistKept = samePlan(hoisted, plan);
+  plan = std::move(hoisted);
   Plan shared = shareRecomputedCopies(program, plan);
   // A piece whose readers a later copy of the same value serves is unread.
-  dropInvalidRecomputes(program, shared);
-  PlanMeasure measure = measurePlan(program, shared, options.countInputs);
+  dropInvalidRecomputes(program, shared, sharedPlanned);
+  PlanMeasure measure =
+      measureProgram(program, sharedPlanned, options.countInputs);
   if (!samePlan(shared, plan)) {
     // Sharing is meant never to raise the peak or the cost
     // (ShareCopies.cpp); where a piece it made had to go after all, the
     // plan as the solver made it is kept rather than a worse one.
-    PlanMeasure own = measurePlan(program, plan, options.countInputs);
+    if (!hoistKept) {
+      MaterializeMap map;
+      materialize(program, plan, map, planned);
+    }
+    PlanMeasure own = measureProgram(program, planned, options.countInputs);
     if (own.peak < measure.peak ||
         (own.peak == measure.peak && own.extraCost < measure.extraCost))
       measure = own;
