@@ -233,18 +233,13 @@ Value TosaBuilder::transpose(Value x, ArrayRef<int32_t> perms) {
   }
   ArrayRef<int64_t> in = shapeOf(x);
   SmallVector<int64_t> shape;
-  bool identity = true;
-  for (auto [i, p] : llvm::enumerate(composed)) {
+  for (int32_t p : composed)
     shape.push_back(in[p]);
-    identity &= static_cast<int64_t>(i) == p;
-  }
-  if (identity)
-    return x;
-  // A transpose that keeps the dims of more than one element in their order
-  // only moves unit dims: the elements stay where they are, and a reshape
-  // (a view, no copy) says the same. A 1x1 convolution's weight in ONNX's
-  // layout and TOSA's is one such: ResNet-50 copied 12 M of them twice a
-  // step.
+  // A permutation that keeps the dims of more than one element in their
+  // order only moves unit dims (the identity among them): the elements stay
+  // where they are, and a reshape (a view, no copy; none at all for the
+  // identity) says the same. A 1x1 convolution's weight in ONNX's layout
+  // and TOSA's is one such: ResNet-50 copied 12 M of them twice a step.
   int64_t lastMoved = -1;
   bool onlyUnitDimsMove = true;
   for (int32_t p : composed) {
