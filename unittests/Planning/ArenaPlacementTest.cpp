@@ -642,4 +642,58 @@ TEST(ArenaPlacementTest, PassThatMergedPastTheBoundCannotFinishUnderIt) {
   EXPECT_EQ(pass.offsets, expected);
 }
 
+TEST(ArenaPlacementTest, StartOrderBestFitIsTheGreedyPassInThatOrder) {
+  // The free-list placement takes, for every buffer, the gap the greedy
+  // pass in start order takes: random steps with equal first steps, mixed
+  // alignments (gaps whose start must be padded), zero-sized and empty
+  // buffers, on both of the greedy pass's structures (a list up to 4096
+  // buffers, the occupancy tree above).
+  std::mt19937 random(17);
+  for (unsigned trial = 0; trial < 40; ++trial) {
+    unsigned count = trial % 10 == 0 ? 5000 : 120;
+    int64_t steps = trial % 2 ? count / 8 : count;
+    std::vector<ArenaBuffer> buffers;
+    for (unsigned i = 0; i < count; ++i) {
+      int64_t first = random() % steps;
+      uint64_t alignment = uint64_t(16) << (random() % 3);
+      uint64_t bytes = random() % 20 == 0 ? 0 : 8 * (1 + random() % 40);
+      int64_t last = random() % 25 == 0 ? first - 1
+                                        : first + int64_t(random() % 12);
+      buffers.push_back({bytes, alignment, first, last});
+    }
+    arena::Instance instance(buffers);
+    std::vector<uint32_t> order = arena::startOrder(instance);
+    ASSERT_EQ(order.size(), instance.occupying.size());
+    std::vector<uint64_t> expected, offsets;
+    uint64_t arena = *arena::placeGreedy(instance, order,
+                                         arena::Fit::Smallest, expected);
+    EXPECT_EQ(arena::placeInStartOrder(instance, order, offsets), arena)
+        << "trial " << trial;
+    EXPECT_EQ(offsets, expected) << "trial " << trial;
+    ArenaLayout layout;
+    layout.liveBytes = instance.liveBytes;
+    layout.arenaBytes = arena;
+    layout.offsets = offsets;
+    expectValid(buffers, layout);
+  }
+}
+
+TEST(ArenaPlacementTest, StartOrderBestFitTakesTheSmallestGapThatFits) {
+  // At step 2, buffers 1 and 3 have left gaps of 128 B at 64 and 256 B at
+  // 256. Buffer 5 (128 B, 128-byte aligned) cannot start in the smaller
+  // one (128 + 128 > 192) and takes the larger; 6 takes the smallest gap
+  // left, the lowest of two equal ones; 7 the only one that fits it. The
+  // arena is rounded to the largest alignment.
+  std::vector<ArenaBuffer> buffers = {
+      {64, 64, 0, 3},  {128, 64, 0, 1},  {64, 64, 0, 3}, {256, 64, 0, 1},
+      {64, 64, 0, 3},  {128, 128, 2, 3}, {64, 64, 2, 3}, {128, 64, 2, 3}};
+  arena::Instance instance(buffers);
+  std::vector<uint64_t> offsets;
+  EXPECT_EQ(arena::placeInStartOrder(instance, arena::startOrder(instance),
+                                     offsets),
+            640u);
+  EXPECT_EQ(offsets,
+            (std::vector<uint64_t>{0, 64, 192, 256, 512, 256, 64, 384}));
+}
+
 } // namespace

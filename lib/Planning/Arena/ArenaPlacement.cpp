@@ -5,7 +5,8 @@
 // fits, or the lowest), else above them all. The baseline is the order by
 // size (TFLite's arena planner and XNNPACK, Pisarchyk & Lee,
 // arXiv:2001.03288). `Best` tries several orders (ArenaOrders.cpp, among
-// them the skyline orders of ArenaSkyline.cpp) and both fits, improves the
+// them the skyline orders of ArenaSkyline.cpp; on large steps first best
+// fit in start order, ArenaStartOrder.cpp) and both fits, improves the
 // best skyline order and the best other one by a bounded local search
 // (ArenaLocalSearch.cpp), keeps the smallest arena, and on small instances
 // searches for the optimum (ArenaSearch.cpp).
@@ -295,10 +296,6 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
     return layout;
   }
 
-  // On large steps the orders by size, by contention and the skylines win
-  // most often; the others would add passes for little.
-  std::vector<CandidateOrder> orders = candidateOrders(
-      instance, instance.occupying.size() <= kLargeInstance);
   // The best pass of each family of orders. The local search starts from
   // both: the lower arena is not always the better start (ResNet-50's step
   // at 0.5 from ONNX: a skyline order places it at 1.104 of its live peak
@@ -313,6 +310,26 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
   // The fallback below is this pass under a per-buffer bound; when it was
   // dropped with no walk that bound would have cut, it goes on from there.
   std::optional<GreedyPass> fallbackStart;
+  // On large steps, best fit in start order first: it costs O(n log n)
+  // whatever the fragmentation (ArenaStartOrder.cpp), where the orders
+  // below cost a second or more at 100k buffers (the skylines that give up,
+  // the bounded passes dropped on a fragmented step, the fallback pass).
+  // Within 1/512 of the bound it is kept: closer than the arena budget's
+  // re-plans resolve (ArenaBudget.cpp stops within 1/256 of the budget).
+  // Otherwise it competes with the other orders' passes.
+  std::optional<Start> started;
+  if (instance.occupying.size() > kLargeInstance) {
+    Start start{startOrder(instance), Fit::Smallest, layout};
+    start.layout.arenaBytes =
+        placeInStartOrder(instance, start.order, start.layout.offsets);
+    if (start.layout.arenaBytes <= bound + bound / 512)
+      return start.layout;
+    started = std::move(start);
+  }
+  // On large steps the orders by size, by contention and the skylines win
+  // most often; the others would add passes for little.
+  std::vector<CandidateOrder> orders = candidateOrders(
+      instance, instance.occupying.size() <= kLargeInstance);
   for (const CandidateOrder &order : orders) {
     for (Fit fit : {Fit::Smallest, Fit::Lowest}) {
       GreedyPass pass(instance, order.buffers, fit);
@@ -353,6 +370,9 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
     }
     bestOf[0] = std::move(start);
   }
+  if (started && (!bestOf[0] || started->layout.arenaBytes <
+                                     bestOf[0]->layout.arenaBytes))
+    bestOf[0] = std::move(started);
   const Start &lowest =
       !bestOf[1] || (bestOf[0] && bestOf[0]->layout.arenaBytes <=
                                       bestOf[1]->layout.arenaBytes)

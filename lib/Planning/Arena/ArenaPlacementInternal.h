@@ -79,6 +79,18 @@ std::optional<uint64_t> placeGreedy(const Instance &instance,
                                     uint64_t maxRanges = UINT64_MAX,
                                     uint64_t rangesPerBuffer = UINT64_MAX);
 
+/// The occupying buffers by first step (ties: by index): the order in which
+/// an allocator replaying the step would see them start.
+std::vector<uint32_t> startOrder(const Instance &instance);
+
+/// placeGreedy(instance, order, Fit::Smallest, offsets) for `order` =
+/// startOrder(instance), in O(n log n) however fragmented the arena gets
+/// (ArenaStartOrder.cpp): in that order a buffer's gaps are those of the
+/// buffers live at its first step. Returns the arena.
+uint64_t placeInStartOrder(const Instance &instance,
+                           llvm::ArrayRef<uint32_t> order,
+                           std::vector<uint64_t> &offsets);
+
 /// placeGreedy's pass as an object that keeps what it placed when it is
 /// dropped. A dropped pass whose gap walks so far each stayed under the
 /// banked bound of `rangesPerBuffer` per buffer has placed its first

@@ -242,8 +242,18 @@ Program remat::materialize(const Program &program, const Plan &plan,
 void remat::materialize(const Program &program, const Plan &plan,
                         MaterializeMap &map, Program &result) {
   size_t numOps = program.ops.size();
-  result.values = program.values;
+  // Solvers materialize once per step they try: growing these one op at a
+  // time, or copying the values before making room for the copies, showed
+  // up in their profiles.
+  size_t numCopyOps = 0;
+  for (const Recompute &recompute : plan.recomputes)
+    numCopyOps += recompute.chain.size();
+  result.values.clear();
+  result.values.reserve(program.values.size() + numCopyOps);
+  result.values.insert(result.values.end(), program.values.begin(),
+                       program.values.end());
   result.ops.clear();
+  result.ops.reserve(numOps + numCopyOps);
   result.inputs = program.inputs;
   result.backwardBegin = kNone;
   result.costPerSecond = program.costPerSecond;
@@ -258,14 +268,6 @@ void remat::materialize(const Program &program, const Plan &plan,
 
   std::vector<ValueId> current(program.values.size());
   std::iota(current.begin(), current.end(), 0);
-
-  // Solvers materialize once per step they try: growing these one op at a
-  // time showed up in their profiles.
-  size_t numCopyOps = 0;
-  for (const Recompute &recompute : plan.recomputes)
-    numCopyOps += recompute.chain.size();
-  result.ops.reserve(numOps + numCopyOps);
-  result.values.reserve(result.values.size() + numCopyOps);
 
   map.opIndex.assign(numOps, kNone);
   map.isCopy.clear();
