@@ -239,6 +239,16 @@ Program remat::materialize(const Program &program, const Plan &plan,
   return result;
 }
 
+/// Makes room for `size` elements, growing by half at least: a solver's
+/// plans grow a few recomputations at a time, and room for exactly the
+/// next one would be a fresh allocation (on a large program, megabytes
+/// faulted in anew) for every plan it tries.
+template <typename T>
+static void reserveGrowing(std::vector<T> &vector, size_t size) {
+  if (vector.capacity() < size)
+    vector.reserve(std::max(size, vector.capacity() + vector.capacity() / 2));
+}
+
 void remat::materialize(const Program &program, const Plan &plan,
                         MaterializeMap &map, Program &result) {
   size_t numOps = program.ops.size();
@@ -249,29 +259,35 @@ void remat::materialize(const Program &program, const Plan &plan,
   for (const Recompute &recompute : plan.recomputes)
     numCopyOps += recompute.chain.size();
   result.values.clear();
-  result.values.reserve(program.values.size() + numCopyOps);
+  reserveGrowing(result.values, program.values.size() + numCopyOps);
   result.values.insert(result.values.end(), program.values.begin(),
                        program.values.end());
   result.ops.clear();
-  result.ops.reserve(numOps + numCopyOps);
+  reserveGrowing(result.ops, numOps + numCopyOps);
   result.inputs = program.inputs;
   result.backwardBegin = kNone;
   result.costPerSecond = program.costPerSecond;
   for (ValueId v = 0; v < result.values.size(); ++v)
     result.values[v].origin = valueOrigin(program, v);
 
-  std::vector<llvm::SmallVector<unsigned, 1>> groups(numOps);
-  for (unsigned k = 0; k < plan.recomputes.size(); ++k) {
-    assert(plan.recomputes[k].before < numOps && "invalid plan");
-    groups[plan.recomputes[k].before].push_back(k);
-  }
+  // The recomputations by the op they go in front of, in plan order among
+  // one op's: a list per op would be an allocation per op.
+  std::vector<unsigned> byBefore(plan.recomputes.size());
+  std::iota(byBefore.begin(), byBefore.end(), 0);
+  llvm::stable_sort(byBefore, [&](unsigned a, unsigned b) {
+    return plan.recomputes[a].before < plan.recomputes[b].before;
+  });
+  assert((byBefore.empty() ||
+          plan.recomputes[byBefore.back()].before < numOps) &&
+         "invalid plan");
+  auto nextGroup = byBefore.begin();
 
   std::vector<ValueId> current(program.values.size());
   std::iota(current.begin(), current.end(), 0);
 
   map.opIndex.assign(numOps, kNone);
   map.isCopy.clear();
-  map.isCopy.reserve(numOps + numCopyOps);
+  reserveGrowing(map.isCopy, numOps + numCopyOps);
   map.copies.assign(plan.recomputes.size(), kNone);
 
   for (OpId i = 0; i < numOps; ++i) {
@@ -280,7 +296,10 @@ void remat::materialize(const Program &program, const Plan &plan,
     if (i == program.backwardBegin)
       result.backwardBegin = result.ops.size();
 
-    for (unsigned k : groups[i]) {
+    for (; nextGroup != byBefore.end() &&
+           plan.recomputes[*nextGroup].before == i;
+         ++nextGroup) {
+      unsigned k = *nextGroup;
       const Recompute &recompute = plan.recomputes[k];
       // Results of earlier ops of this chain, which shadow current versions
       // (inline for the usual short chains: one map per recomputation).
