@@ -696,4 +696,28 @@ TEST(ArenaPlacementTest, StartOrderBestFitTakesTheSmallestGapThatFits) {
             (std::vector<uint64_t>{0, 64, 192, 256, 512, 256, 64, 384}));
 }
 
+TEST(ArenaPlacementTest, NearMissTriesTheOrdersBestFitInStartOrderSkips) {
+  // A 64 KiB buffer live throughout, then 1366 times in steps of their own:
+  // A (64 B, one step), B (64 B, three) and C (128 B, the last two). In
+  // start order A and B take the bytes above the 64 KiB, C fits in A's
+  // 64 B only partly and goes on top: 64 B over the load, within 1/512 of
+  // it, which Best keeps on a step this large. By size C goes first, A
+  // beside it in time, B above both: the load.
+  const uint64_t base = 64 * 1024;
+  std::vector<ArenaBuffer> buffers = {{base, 64, 0, 3 * 1366}};
+  for (int64_t p = 0; p < 1366; ++p) {
+    int64_t step = 3 * p;
+    buffers.push_back({64, 64, step, step});
+    buffers.push_back({64, 64, step, step + 2});
+    buffers.push_back({128, 64, step + 1, step + 2});
+  }
+  ArenaLayout best = placeArena(buffers, ArenaStrategy::Best);
+  ArenaLayout nearMiss = placeArena(buffers, ArenaStrategy::NearMiss);
+  expectValid(buffers, best);
+  expectValid(buffers, nearMiss);
+  EXPECT_EQ(best.liveBytes, base + 192);
+  EXPECT_EQ(best.arenaBytes, base + 256);
+  EXPECT_EQ(nearMiss.arenaBytes, base + 192);
+}
+
 } // namespace

@@ -76,6 +76,14 @@ enum class ArenaStrategy {
   /// The default: the best of several orderings and fits, and an exact
   /// branch-and-bound search where the instance is small enough.
   Best,
+  /// For a step whose Best placement missed an arena budget by less than
+  /// 1/512: on steps of more than 4096 buffers, best fit in start order
+  /// (which Best keeps alone that close to the lower bound) competes with
+  /// the bounded passes in the orders by size and by contention, and the
+  /// skyline orders and the fallback pass (seconds at 100k buffers) do not
+  /// run. A second placement costs far less than the re-plan a miss leads
+  /// to. Elsewhere as Best.
+  NearMiss,
   /// Best, then the exact search with a much larger node budget on any
   /// instance: for benchmarks and tests, which want the optimum (and the
   /// proof in lowerBound) more than speed. Not for the planner's loop.

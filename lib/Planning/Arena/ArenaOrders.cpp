@@ -108,7 +108,7 @@ neighbourhoods(const Instance &instance) {
 } // namespace
 
 std::vector<CandidateOrder>
-arena::candidateOrders(const Instance &instance, bool all) {
+arena::candidateOrders(const Instance &instance, bool all, bool skylines) {
   const auto &sizes = instance.sizes;
   std::vector<CandidateOrder> orders;
   orders.push_back({orderBy(instance, [&](uint32_t i) { return sizes[i]; })});
@@ -134,10 +134,13 @@ arena::candidateOrders(const Instance &instance, bool all) {
     return SkylinePriority(static_cast<uint64_t>(buffers[i].last), sizes[i]);
   };
   for (auto priority : {llvm::function_ref<SkylinePriority(uint32_t)>(byArea),
-                        llvm::function_ref<SkylinePriority(uint32_t)>(byEnd)})
+                        llvm::function_ref<SkylinePriority(uint32_t)>(byEnd)}) {
+    if (!skylines)
+      break;
     if (std::optional<std::vector<uint32_t>> order =
             skylineOrder(instance, priority))
       orders.push_back({std::move(*order), /*skyline=*/true});
+  }
   if (!all)
     return orders;
   // The bytes a buffer shares steps with: a stand-in for size x lifetime.

@@ -314,24 +314,34 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
   // whatever the fragmentation (ArenaStartOrder.cpp), where the orders
   // below cost a second or more at 100k buffers (the skylines that give up,
   // the bounded passes dropped on a fragmented step, the fallback pass).
-  // Within 1/512 of the bound it is kept: closer than the arena budget's
-  // re-plans resolve (ArenaBudget.cpp stops within 1/256 of the budget).
-  // Otherwise it competes with the other orders' passes.
+  // Within 1/512 of the bound it is kept (but by NearMiss): closer than
+  // the arena budget's re-plans resolve (ArenaBudget.cpp stops within 1/256
+  // of the budget, and places a plan that misses it by less than 1/512
+  // again, NearMiss). Otherwise it competes with the other orders' passes.
   std::optional<Start> started;
   if (instance.occupying.size() > kLargeInstance) {
     Start start{startOrder(instance), Fit::Smallest, layout};
     start.layout.arenaBytes =
         placeInStartOrder(instance, start.order, start.layout.offsets);
-    if (start.layout.arenaBytes <= bound + bound / 512)
+    if (start.layout.arenaBytes <= bound ||
+        (strategy != ArenaStrategy::NearMiss &&
+         start.layout.arenaBytes <= bound + bound / 512))
       return start.layout;
     started = std::move(start);
   }
   // On large steps the orders by size, by contention and the skylines win
   // most often; the others would add passes for little.
-  std::vector<CandidateOrder> orders = candidateOrders(
-      instance, instance.occupying.size() <= kLargeInstance);
+  bool nearMiss = started && strategy == ArenaStrategy::NearMiss;
+  std::vector<CandidateOrder> orders =
+      candidateOrders(instance, instance.occupying.size() <= kLargeInstance,
+                      /*skylines=*/!nearMiss);
   for (const CandidateOrder &order : orders) {
     for (Fit fit : {Fit::Smallest, Fit::Lowest}) {
+      // A near miss takes the lowest fit only: on large steps the smallest
+      // fit walks every gap up to the top, and most often runs out of
+      // ranges to merge.
+      if (nearMiss && fit == Fit::Smallest)
+        continue;
       GreedyPass pass(instance, order.buffers, fit);
       std::optional<uint64_t> arena = pass.place(maxRanges(instance));
       if (!arena) {
@@ -351,7 +361,7 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
         return best->layout;
     }
   }
-  if (!bestOf[0] && !bestOf[1]) {
+  if (!bestOf[0] && !bestOf[1] && !nearMiss) {
     // Every pass ran out of ranges to merge: the lowest fit in size order
     // stops at a buffer's first fitting gap, the cheapest pass to finish.
     // Its search is bounded too, or a fragmented step makes it quadratic:

@@ -173,9 +173,9 @@ struct CandidateOrder {
   bool skyline = false;
 };
 /// With `all` false (large steps), only the orders by size and contention
-/// and the skyline orders.
+/// and (with `skylines`) the skyline orders.
 std::vector<CandidateOrder> candidateOrders(const Instance &instance,
-                                            bool all);
+                                            bool all, bool skylines = true);
 
 /// What breaks ties among buffers that can go equally low: higher first.
 using SkylinePriority = std::pair<uint64_t, uint64_t>;
