@@ -717,7 +717,9 @@ TEST(ArenaPlacementTest, NearMissTriesTheOrdersBestFitInStartOrderSkips) {
   expectValid(buffers, nearMiss);
   EXPECT_EQ(best.liveBytes, base + 192);
   EXPECT_EQ(best.arenaBytes, base + 256);
+  EXPECT_TRUE(best.startOrderKept);
   EXPECT_EQ(nearMiss.arenaBytes, base + 192);
+  EXPECT_FALSE(nearMiss.startOrderKept);
 }
 
 } // namespace

@@ -66,6 +66,10 @@ struct ArenaLayout {
   /// search proved the layout optimal. arenaBytes - lowerBound is the most
   /// any placement could still save.
   uint64_t lowerBound = 0;
+  /// Best kept best fit in start order alone, within 1/512 of lowerBound,
+  /// on a step of more than 4096 buffers: placing with NearMiss may still
+  /// come closer.
+  bool startOrderKept = false;
 };
 
 enum class ArenaStrategy {

@@ -45,13 +45,12 @@ remat::fitArenaBudget(const Program &program,
   auto consider = [&](SolverResult result, uint64_t target) {
     StepArena placed = plannedStepArena(program, result.plan, options.alignment,
                                         options.countInputs);
-    // A near miss may be placement's shortcut on a large step (within 1/512
+    // A near miss after placement's shortcut on a large step (within 1/512
     // of the live peak, ArenaPlacement.h): placing again with other orders
     // too costs far less than the re-plan a miss leads to (a 102k-op
     // transformer at 0.5: best fit in start order 1.00003 of the peak, over
     // the budget; the order by size reaches the peak).
-    if (placed.layout.arenaBytes > budget &&
-        placed.layout.arenaBytes - budget <= budget / 512)
+    if (placed.layout.startOrderKept && placed.layout.arenaBytes > budget)
       placed.layout = placeArena(placed.buffers, ArenaStrategy::NearMiss);
     uint64_t arena = placed.layout.arenaBytes;
     bool fits = arena <= budget;

@@ -323,10 +323,13 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
     Start start{startOrder(instance), Fit::Smallest, layout};
     start.layout.arenaBytes =
         placeInStartOrder(instance, start.order, start.layout.offsets);
-    if (start.layout.arenaBytes <= bound ||
-        (strategy != ArenaStrategy::NearMiss &&
-         start.layout.arenaBytes <= bound + bound / 512))
+    if (start.layout.arenaBytes <= bound)
       return start.layout;
+    if (strategy != ArenaStrategy::NearMiss &&
+        start.layout.arenaBytes <= bound + bound / 512) {
+      start.layout.startOrderKept = true;
+      return start.layout;
+    }
     started = std::move(start);
   }
   // On large steps the orders by size, by contention and the skylines win

@@ -93,8 +93,9 @@ private:
 
 std::vector<uint32_t> arena::startOrder(const Instance &instance) {
   std::vector<uint32_t> order = instance.occupying;
-  llvm::stable_sort(order, [&](uint32_t a, uint32_t b) {
-    return instance.buffers[a].first < instance.buffers[b].first;
+  llvm::sort(order, [&](uint32_t a, uint32_t b) {
+    return std::make_pair(instance.buffers[a].first, a) <
+           std::make_pair(instance.buffers[b].first, b);
   });
   return order;
 }

@@ -274,8 +274,9 @@ void remat::materialize(const Program &program, const Plan &plan,
   // one op's: a list per op would be an allocation per op.
   std::vector<unsigned> byBefore(plan.recomputes.size());
   std::iota(byBefore.begin(), byBefore.end(), 0);
-  llvm::stable_sort(byBefore, [&](unsigned a, unsigned b) {
-    return plan.recomputes[a].before < plan.recomputes[b].before;
+  llvm::sort(byBefore, [&](unsigned a, unsigned b) {
+    return std::make_pair(plan.recomputes[a].before, a) <
+           std::make_pair(plan.recomputes[b].before, b);
   });
   assert((byBefore.empty() ||
           plan.recomputes[byBefore.back()].before < numOps) &&
