@@ -171,4 +171,43 @@ TEST(ArenaBudgetTest, NoPlanAfterOneThatFillsTheBudget) {
                            "the budget";
 }
 
+// A plan whose arena misses the budget only because placement kept best
+// fit in start order on a large step is placed again, not re-planned: the
+// step below (the pattern of ArenaPlacementTest's near-miss instance, as
+// values: 64 KiB live throughout, then 1366 times A and B made by one op, C
+// by the next, B and C read by a third) places 64 B over its live peak in
+// start order, at its live peak by size.
+TEST(ArenaBudgetTest, NearMissIsPlacedAgainNotReplanned) {
+  Program program;
+  const uint64_t base = 64 * 1024;
+  OpId first = program.addOp({}, {base, 64, 64}, 1, true);
+  ValueId kept = program.ops[first].results[0];
+  ValueId b = program.ops[first].results[2];
+  for (int p = 0; p < 1366; ++p) {
+    if (p > 0)
+      b = program.ops[program.addOp({}, {64, 64}, 1, true)].results[1];
+    ValueId c = program.ops[program.addOp({}, {128}, 1, true)].results[0];
+    program.addOp({b, c}, {}, 1, true);
+  }
+  program.addOp({kept}, {}, 1, true);
+  MemoryProfile profile = computeMemoryProfile(program, false);
+  ASSERT_EQ(profile.peakBytes, base + 192);
+  ASSERT_TRUE(placeStepArena(program, profile, 64).layout.startOrderKept);
+
+  ArenaBudgetOptions options;
+  options.arenaBudget = base + 192;
+  SolverResult unplanned;
+  unplanned.peakBytes = profile.peakBytes;
+  unsigned solves = 0;
+  ArenaBudgetResult fitted =
+      fitArenaBudget(program, options, unplanned, [&](uint64_t) {
+        ++solves;
+        return unplanned;
+      });
+  EXPECT_TRUE(fitted.fits);
+  EXPECT_EQ(fitted.arenaBytes(), base + 192);
+  EXPECT_EQ(fitted.plans, 1u);
+  EXPECT_EQ(solves, 0u);
+}
+
 } // namespace
