@@ -92,12 +92,9 @@ private:
 } // namespace
 
 std::vector<uint32_t> arena::startOrder(const Instance &instance) {
-  std::vector<uint32_t> order = instance.occupying;
-  llvm::sort(order, [&](uint32_t a, uint32_t b) {
-    return std::make_pair(instance.buffers[a].first, a) <
-           std::make_pair(instance.buffers[b].first, b);
-  });
-  return order;
+  // orderBy puts the largest key first: the earliest first step.
+  return orderBy(instance,
+                 [&](uint32_t i) { return -instance.buffers[i].first; });
 }
 
 uint64_t arena::placeInStartOrder(const Instance &instance,

@@ -270,18 +270,11 @@ void remat::materialize(const Program &program, const Plan &plan,
   for (ValueId v = 0; v < result.values.size(); ++v)
     result.values[v].origin = valueOrigin(program, v);
 
-  // The recomputations by the op they go in front of, in plan order among
-  // one op's: a list per op would be an allocation per op.
-  std::vector<unsigned> byBefore(plan.recomputes.size());
-  std::iota(byBefore.begin(), byBefore.end(), 0);
-  llvm::sort(byBefore, [&](unsigned a, unsigned b) {
-    return std::make_pair(plan.recomputes[a].before, a) <
-           std::make_pair(plan.recomputes[b].before, b);
-  });
-  assert((byBefore.empty() ||
-          plan.recomputes[byBefore.back()].before < numOps) &&
-         "invalid plan");
-  auto nextGroup = byBefore.begin();
+  std::vector<llvm::SmallVector<unsigned, 1>> groups(numOps);
+  for (unsigned k = 0; k < plan.recomputes.size(); ++k) {
+    assert(plan.recomputes[k].before < numOps && "invalid plan");
+    groups[plan.recomputes[k].before].push_back(k);
+  }
 
   std::vector<ValueId> current(program.values.size());
   std::iota(current.begin(), current.end(), 0);
@@ -297,10 +290,7 @@ void remat::materialize(const Program &program, const Plan &plan,
     if (i == program.backwardBegin)
       result.backwardBegin = result.ops.size();
 
-    for (; nextGroup != byBefore.end() &&
-           plan.recomputes[*nextGroup].before == i;
-         ++nextGroup) {
-      unsigned k = *nextGroup;
+    for (unsigned k : groups[i]) {
       const Recompute &recompute = plan.recomputes[k];
       // Results of earlier ops of this chain, which shadow current versions
       // (inline for the usual short chains: one map per recomputation).
