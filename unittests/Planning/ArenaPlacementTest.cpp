@@ -647,7 +647,8 @@ TEST(ArenaPlacementTest, StartOrderBestFitIsTheGreedyPassInThatOrder) {
   // pass in start order takes: random steps with equal first steps, mixed
   // alignments (gaps whose start must be padded), zero-sized and empty
   // buffers, on both of the greedy pass's structures (a list up to 4096
-  // buffers, the occupancy tree above).
+  // buffers, the occupancy tree above). The variant that avoids slivers
+  // gives valid layouts on them.
   std::mt19937 random(17);
   for (unsigned trial = 0; trial < 40; ++trial) {
     unsigned count = trial % 10 == 0 ? 5000 : 120;
@@ -675,6 +676,10 @@ TEST(ArenaPlacementTest, StartOrderBestFitIsTheGreedyPassInThatOrder) {
     layout.arenaBytes = arena;
     layout.offsets = offsets;
     expectValid(buffers, layout);
+    // The variant that avoids slivers places them too.
+    layout.arenaBytes = arena::placeInStartOrder(
+        instance, order, layout.offsets, arena::sliverBytes(instance));
+    expectValid(buffers, layout);
   }
 }
 
@@ -696,14 +701,12 @@ TEST(ArenaPlacementTest, StartOrderBestFitTakesTheSmallestGapThatFits) {
             (std::vector<uint64_t>{0, 64, 192, 256, 512, 256, 64, 384}));
 }
 
-TEST(ArenaPlacementTest, NearMissTriesTheOrdersBestFitInStartOrderSkips) {
-  // A 64 KiB buffer live throughout, then 1366 times in steps of their own:
-  // A (64 B, one step), B (64 B, three) and C (128 B, the last two). In
-  // start order A and B take the bytes above the 64 KiB, C fits in A's
-  // 64 B only partly and goes on top: 64 B over the load, within 1/512 of
-  // it, which Best keeps on a step this large. By size C goes first, A
-  // beside it in time, B above both: the load.
-  const uint64_t base = 64 * 1024;
+/// A `base`-byte buffer live throughout, then 1366 times in steps of their
+/// own: A (64 B, one step), B (64 B, three) and C (128 B, the last two). In
+/// start order A and B take the bytes above the base, C fits in A's 64 B
+/// only partly and goes on top: 64 B over the load, within 1/512 of it. By
+/// size C goes first, A beside it in time, B above both: the load.
+std::vector<ArenaBuffer> nearMissStep(uint64_t base) {
   std::vector<ArenaBuffer> buffers = {{base, 64, 0, 3 * 1366}};
   for (int64_t p = 0; p < 1366; ++p) {
     int64_t step = 3 * p;
@@ -711,6 +714,68 @@ TEST(ArenaPlacementTest, NearMissTriesTheOrdersBestFitInStartOrderSkips) {
     buffers.push_back({64, 64, step, step + 2});
     buffers.push_back({128, 64, step + 1, step + 2});
   }
+  return buffers;
+}
+
+TEST(ArenaPlacementTest, SliverAvoidingStartOrderTakesARoomyGapFirst) {
+  // At step 2 buffers 0 and 2 have left gaps of 10 B at 0 and 20 B at 60.
+  // Buffer 4 (8 B) fits both; best fit takes the 10 B gap and leaves 2 B,
+  // less than the smallest size (the sliver bound on five buffers), so the
+  // variant takes the 20 B gap, which keeps 12 B free.
+  std::vector<ArenaBuffer> buffers = {
+      {10, 1, 0, 1}, {50, 1, 0, 9}, {20, 1, 0, 1}, {50, 1, 0, 9}, {8, 1, 2, 9}};
+  arena::Instance instance(buffers);
+  std::vector<uint32_t> order = arena::startOrder(instance);
+  ASSERT_EQ(arena::sliverBytes(instance), 8u);
+  std::vector<uint64_t> bestFit, avoiding;
+  EXPECT_EQ(arena::placeInStartOrder(instance, order, bestFit), 130u);
+  EXPECT_EQ(arena::placeInStartOrder(instance, order, avoiding, 8), 130u);
+  EXPECT_EQ(bestFit, (std::vector<uint64_t>{0, 10, 60, 80, 0}));
+  EXPECT_EQ(avoiding, (std::vector<uint64_t>{0, 10, 60, 80, 60}));
+}
+
+TEST(ArenaPlacementTest, SliverAvoidingStartOrderWeighsTheTopAgainstTheSliver) {
+  // Buffer 0 (`high` bytes, step 0) sets the high-water mark; at step 3 the
+  // only gap is buffer 1's 10 B, where buffer 3 (8 B) would leave 2 B. On
+  // top (at 60) it stays under a mark of 100 and goes there; with a mark
+  // of 61 it would rise 7 B above it, more than the 2 B sliver.
+  for (auto [high, expected] : {std::pair<uint64_t, uint64_t>{100, 60},
+                                 std::pair<uint64_t, uint64_t>{61, 0}}) {
+    std::vector<ArenaBuffer> buffers = {
+        {high, 1, 0, 0}, {10, 1, 1, 2}, {50, 1, 1, 9}, {8, 1, 3, 9}};
+    arena::Instance instance(buffers);
+    std::vector<uint64_t> offsets;
+    arena::placeInStartOrder(instance, arena::startOrder(instance), offsets,
+                             8);
+    EXPECT_EQ(offsets, (std::vector<uint64_t>{0, 0, 10, expected}))
+        << "high-water mark " << high;
+  }
+}
+
+TEST(ArenaPlacementTest, QuickPlacesLargeStepsInStartOrderOnly) {
+  // nearMissStep: start order places it 64 B over the load. Quick stops there and says that Best may come closer; on a
+  // small step it is Best.
+  const uint64_t base = 64 * 1024;
+  std::vector<ArenaBuffer> buffers = nearMissStep(base);
+  ArenaLayout quick = placeArena(buffers, ArenaStrategy::Quick);
+  expectValid(buffers, quick);
+  EXPECT_EQ(quick.arenaBytes, base + 256);
+  EXPECT_TRUE(quick.startOrderOnly);
+  EXPECT_TRUE(quick.startOrderKept);
+  EXPECT_LE(placeArena(buffers, ArenaStrategy::Best).arenaBytes,
+            quick.arenaBytes);
+
+  buffers.resize(100);
+  ArenaLayout small = placeArena(buffers, ArenaStrategy::Quick);
+  EXPECT_FALSE(small.startOrderOnly);
+  EXPECT_EQ(small.offsets, placeArena(buffers, ArenaStrategy::Best).offsets);
+}
+
+TEST(ArenaPlacementTest, NearMissTriesTheOrdersBestFitInStartOrderSkips) {
+  // nearMissStep: start order is within 1/512 of the load, which Best
+  // keeps on a step this large; NearMiss reaches the load by size.
+  const uint64_t base = 64 * 1024;
+  std::vector<ArenaBuffer> buffers = nearMissStep(base);
   ArenaLayout best = placeArena(buffers, ArenaStrategy::Best);
   ArenaLayout nearMiss = placeArena(buffers, ArenaStrategy::NearMiss);
   expectValid(buffers, best);

@@ -5,7 +5,10 @@
 // lower live targets until the arena of the plan fits the budget, then
 // narrows the interval between the highest target that fit and the lowest
 // that did not (false position, safeguarded), to recompute no more than
-// needed.
+// needed. Each plan is judged by its Quick placement: on large steps Best's
+// arena jumps between similar plans (a 100k-op U-Net's re-plans at 0.5:
+// from 1.002 to 1.043 of the live peak), which sends the narrowing back
+// and forth, and costs more than the plan's solve.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,7 +41,8 @@ struct ArenaBudgetResult {
   /// The plan kept: among those whose arena fits, the fewest extra FLOPs
   /// (then the smaller arena); when none fits, the smallest arena.
   SolverResult result;
-  /// The kept plan's step, placed.
+  /// The kept plan's step, placed as the loop judged it (Quick: on large
+  /// steps, ArenaLayout::startOrderOnly says Best may still come closer).
   StepArena arena;
   /// The live budget the kept plan was solved against.
   uint64_t liveTarget = 0;
@@ -49,9 +53,10 @@ struct ArenaBudgetResult {
   uint64_t arenaBytes() const { return arena.layout.arenaBytes; }
 };
 
-/// The arena of `program` after `plan` (Best placement).
+/// The arena of `program` after `plan`.
 StepArena plannedStepArena(const Program &program, const Plan &plan,
-                           uint64_t alignment, bool countInputs);
+                           uint64_t alignment, bool countInputs,
+                           ArenaStrategy strategy = ArenaStrategy::Best);
 
 /// `first` is the plan solved against the live target options.arenaBudget;
 /// `solveAt(target)` plans against another live target.

@@ -70,6 +70,9 @@ struct ArenaLayout {
   /// on a step of more than 4096 buffers: placing with NearMiss may still
   /// come closer.
   bool startOrderKept = false;
+  /// Quick placed a step of more than 4096 buffers in start order only,
+  /// above lowerBound: Best may still come closer.
+  bool startOrderOnly = false;
 };
 
 enum class ArenaStrategy {
@@ -88,6 +91,13 @@ enum class ArenaStrategy {
   /// run. A second placement costs far less than the re-plan a miss leads
   /// to. Elsewhere as Best.
   NearMiss,
+  /// On steps of more than 4096 buffers, best fit in start order only (and
+  /// its variant that avoids slivers): O(n log n), and an arena that moves
+  /// little between similar steps, where Best's other orders cost a second
+  /// or more at 100k buffers and land anywhere from the lower bound to 8%
+  /// above it (the arena budget's re-plans judge each plan by it,
+  /// ArenaBudget.cpp). Elsewhere as Best.
+  Quick,
   /// Best, then the exact search with a much larger node budget on any
   /// instance: for benchmarks and tests, which want the optimum (and the
   /// proof in lowerBound) more than speed. Not for the planner's loop.

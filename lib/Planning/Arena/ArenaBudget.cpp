@@ -20,10 +20,11 @@
 using namespace remat;
 
 StepArena remat::plannedStepArena(const Program &program, const Plan &plan,
-                                  uint64_t alignment, bool countInputs) {
+                                  uint64_t alignment, bool countInputs,
+                                  ArenaStrategy strategy) {
   Program planned = materialize(program, plan);
   MemoryProfile profile = computeMemoryProfile(planned, countInputs);
-  return placeStepArena(planned, profile, alignment);
+  return placeStepArena(planned, profile, alignment, strategy);
 }
 
 namespace {
@@ -43,11 +44,12 @@ remat::fitArenaBudget(const Program &program,
   ArenaBudgetResult kept;
   bool haveKept = false;
   auto consider = [&](SolverResult result, uint64_t target) {
-    StepArena placed = plannedStepArena(program, result.plan, options.alignment,
-                                        options.countInputs);
-    // A near miss after placement's shortcut on a large step (within 1/512
-    // of the live peak, ArenaPlacement.h): placing again with other orders
-    // too costs far less than the re-plan a miss leads to (a 102k-op
+    StepArena placed =
+        plannedStepArena(program, result.plan, options.alignment,
+                         options.countInputs, ArenaStrategy::Quick);
+    // A near miss after placement in start order on a large step (within
+    // 1/512 of the live peak, ArenaPlacement.h): placing again with other
+    // orders too costs far less than the re-plan a miss leads to (a 102k-op
     // transformer at 0.5: best fit in start order 1.00003 of the peak, over
     // the budget; the order by size reaches the peak).
     if (placed.layout.startOrderKept && placed.layout.arenaBytes > budget)

@@ -310,10 +310,11 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
   // The fallback below is this pass under a per-buffer bound; when it was
   // dropped with no walk that bound would have cut, it goes on from there.
   std::optional<GreedyPass> fallbackStart;
-  // On large steps, best fit in start order first: it costs O(n log n)
-  // whatever the fragmentation (ArenaStartOrder.cpp), where the orders
-  // below cost a second or more at 100k buffers (the skylines that give up,
-  // the bounded passes dropped on a fragmented step, the fallback pass).
+  // On large steps, best fit in start order first, plain and avoiding
+  // slivers: it costs O(n log n) whatever the fragmentation
+  // (ArenaStartOrder.cpp), where the orders below cost a second or more at
+  // 100k buffers (the skylines that give up, the bounded passes dropped on
+  // a fragmented step, the fallback pass). Quick stops there.
   // Within 1/512 of the bound it is kept (but by NearMiss): closer than
   // the arena budget's re-plans resolve (ArenaBudget.cpp stops within 1/256
   // of the budget, and places a plan that misses it by less than 1/512
@@ -323,10 +324,24 @@ ArenaLayout remat::placeArena(llvm::ArrayRef<ArenaBuffer> buffers,
     Start start{startOrder(instance), Fit::Smallest, layout};
     start.layout.arenaBytes =
         placeInStartOrder(instance, start.order, start.layout.offsets);
+    if (start.layout.arenaBytes > bound) {
+      std::vector<uint64_t> offsets;
+      uint64_t arena = placeInStartOrder(instance, start.order, offsets,
+                                         sliverBytes(instance));
+      if (arena < start.layout.arenaBytes) {
+        start.layout.arenaBytes = arena;
+        start.layout.offsets = std::move(offsets);
+      }
+    }
     if (start.layout.arenaBytes <= bound)
       return start.layout;
-    if (strategy != ArenaStrategy::NearMiss &&
-        start.layout.arenaBytes <= bound + bound / 512) {
+    bool near = start.layout.arenaBytes <= bound + bound / 512;
+    if (strategy == ArenaStrategy::Quick) {
+      start.layout.startOrderKept = near;
+      start.layout.startOrderOnly = true;
+      return start.layout;
+    }
+    if (strategy != ArenaStrategy::NearMiss && near) {
       start.layout.startOrderKept = true;
       return start.layout;
     }

@@ -86,10 +86,18 @@ std::vector<uint32_t> startOrder(const Instance &instance);
 /// placeGreedy(instance, order, Fit::Smallest, offsets) for `order` =
 /// startOrder(instance), in O(n log n) however fragmented the arena gets
 /// (ArenaStartOrder.cpp): in that order a buffer's gaps are those of the
-/// buffers live at its first step. Returns the arena.
+/// buffers live at its first step. Returns the arena. With `sliver`, a
+/// buffer avoids gaps that it would leave fewer than `sliver` free bytes
+/// above it (LiveRanges::fitWithoutSliver): on steps whose buffers come in
+/// a few sizes, such slivers are never filled again.
 uint64_t placeInStartOrder(const Instance &instance,
                            llvm::ArrayRef<uint32_t> order,
-                           std::vector<uint64_t> &offsets);
+                           std::vector<uint64_t> &offsets,
+                           uint64_t sliver = 0);
+
+/// The `sliver` placeInStartOrder avoids: the size that all but 1% of the
+/// occupying buffers reach. A gap smaller than that is rarely taken again.
+uint64_t sliverBytes(const Instance &instance);
 
 /// placeGreedy's pass as an object that keeps what it placed when it is
 /// dropped. A dropped pass whose gap walks so far each stayed under the

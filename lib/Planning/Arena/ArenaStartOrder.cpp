@@ -16,7 +16,9 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <queue>
 #include <set>
 
@@ -61,17 +63,54 @@ public:
   /// The lowest offset of the smallest gap that fits `size` bytes at
   /// `alignment` (ties: the lowest gap), or the top aligned.
   uint64_t bestFit(uint64_t size, uint64_t alignment) const {
-    for (auto gap = gaps.lower_bound({size, 0}); gap != gaps.end(); ++gap) {
-      auto [length, begin] = *gap;
+    return smallestGapFrom(size, size, alignment).value_or(top(alignment));
+  }
+
+  /// As bestFit, but a gap that it would leave a sliver of fewer than
+  /// `sliver` bytes (and more than none) is a last resort: the smallest gap
+  /// that leaves no sliver is taken first, then the top while it stays
+  /// under `highWater`, then whichever of the sliver and the top's rise
+  /// above `highWater` is the fewer bytes.
+  uint64_t fitWithoutSliver(uint64_t size, uint64_t alignment,
+                            uint64_t sliver, uint64_t highWater) const {
+    std::optional<uint64_t> best = smallestGapFrom(size, size, alignment);
+    uint64_t left = best ? leftAbove(*best, size) : 0;
+    if (!best || left == 0 || left >= sliver)
+      return best.value_or(top(alignment));
+    if (std::optional<uint64_t> roomy =
+            smallestGapFrom(size + sliver, size, alignment, sliver))
+      return *roomy;
+    uint64_t onTop = top(alignment);
+    uint64_t rise = onTop + size > highWater ? onTop + size - highWater : 0;
+    return rise < left ? onTop : *best;
+  }
+
+private:
+  /// The lowest offset of the smallest gap of at least `length` bytes that
+  /// fits `size` bytes at `alignment` with at least `left` bytes above them.
+  std::optional<uint64_t> smallestGapFrom(uint64_t length, uint64_t size,
+                                          uint64_t alignment,
+                                          uint64_t left = 0) const {
+    for (auto gap = gaps.lower_bound({length, 0}); gap != gaps.end(); ++gap) {
+      auto [gapLength, begin] = *gap;
       uint64_t offset = llvm::alignTo(begin, alignment);
-      if (offset + size <= begin + length)
+      if (offset + size + left <= begin + gapLength)
         return offset;
     }
+    return std::nullopt;
+  }
+
+  /// The free bytes above `size` bytes placed at `offset` in a gap.
+  uint64_t leftAbove(uint64_t offset, uint64_t size) const {
+    return ranges.upper_bound(offset)->first - (offset + size);
+  }
+
+  /// The highest live byte, aligned.
+  uint64_t top(uint64_t alignment) const {
     return llvm::alignTo(ranges.empty() ? 0 : ranges.rbegin()->second,
                          alignment);
   }
 
-private:
   /// The end of the range below `above` (0 when none is).
   uint64_t belowEnd(std::map<uint64_t, uint64_t>::const_iterator above) const {
     return above == ranges.begin() ? 0 : std::prev(above)->second;
@@ -97,22 +136,40 @@ std::vector<uint32_t> arena::startOrder(const Instance &instance) {
                  [&](uint32_t i) { return -instance.buffers[i].first; });
 }
 
+uint64_t arena::sliverBytes(const Instance &instance) {
+  if (instance.occupying.empty())
+    return 0;
+  std::vector<uint64_t> sizes;
+  sizes.reserve(instance.occupying.size());
+  for (uint32_t i : instance.occupying)
+    sizes.push_back(instance.sizes[i]);
+  auto percentile = sizes.begin() + sizes.size() / 100;
+  std::nth_element(sizes.begin(), percentile, sizes.end());
+  return *percentile;
+}
+
 uint64_t arena::placeInStartOrder(const Instance &instance,
                                   llvm::ArrayRef<uint32_t> order,
-                                  std::vector<uint64_t> &offsets) {
+                                  std::vector<uint64_t> &offsets,
+                                  uint64_t sliver) {
   offsets.assign(instance.buffers.size(), 0);
   LiveRanges live;
   // Live buffers by last step, the earliest on top: a buffer stays live
   // through its last step, so it leaves before one that starts after it.
   using Ending = std::pair<int64_t, uint32_t>;
   std::priority_queue<Ending, std::vector<Ending>, std::greater<>> ending;
+  uint64_t highWater = 0;
   for (uint32_t i : order) {
     const ArenaBuffer &buffer = instance.buffers[i];
     while (!ending.empty() && ending.top().first < buffer.first) {
       live.release(offsets[ending.top().second]);
       ending.pop();
     }
-    uint64_t offset = live.bestFit(instance.sizes[i], alignmentOf(buffer));
+    uint64_t size = instance.sizes[i], alignment = alignmentOf(buffer);
+    uint64_t offset =
+        sliver ? live.fitWithoutSliver(size, alignment, sliver, highWater)
+               : live.bestFit(size, alignment);
+    highWater = std::max(highWater, offset + size);
     offsets[i] = offset;
     live.take(offset, offset + instance.sizes[i]);
     ending.push({buffer.last, i});
