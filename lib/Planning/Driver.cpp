@@ -162,10 +162,12 @@ private:
   /// a moment (1% of the limit), so that a step whose other solves overran
   /// still gets a plan.
   SolverResult solveBy(const Program &program, Clock::time_point until,
-                       std::optional<uint64_t> liveTarget = std::nullopt) {
+                       std::optional<uint64_t> liveTarget = std::nullopt,
+                       std::shared_ptr<const Plan> startFrom = nullptr) {
     SolverOptions solve = plan.solverOptions;
     if (liveTarget)
       solve.budgetBytes = liveTarget;
+    solve.startFrom = std::move(startFrom);
     solve.timeLimitSeconds =
         std::max(secondsUntil(until), options.timeLimitSeconds / 100);
     if (!solve.minimize || program.costPerSecond <= 0)
@@ -202,10 +204,12 @@ private:
     arena.alignment = options.alignment;
     arena.countInputs = options.countInputs;
     arena.deadline = until;
-    return fitArenaBudget(program, arena, std::move(first),
-                          [&](uint64_t liveTarget) {
-                            return solveBy(program, halfway(until), liveTarget);
-                          });
+    return fitArenaBudget(
+        program, arena, std::move(first),
+        [&](uint64_t liveTarget, std::shared_ptr<const Plan> startFrom) {
+          return solveBy(program, halfway(until), liveTarget,
+                         std::move(startFrom));
+        });
   }
 
   void keepArenaFit(ArenaBudgetResult fitted) {

@@ -104,9 +104,11 @@ TEST(ArenaBudgetTest, FeasibleMeansTheArenaFitsAndReplanningPays) {
       bool firstFits = plannedStepArena(program, first.plan, 64, false).layout.arenaBytes <=
                        options.arenaBudget;
       ArenaBudgetResult fitted = fitArenaBudget(
-          program, options, first, [&](uint64_t target) {
+          program, options, first,
+          [&](uint64_t target, std::shared_ptr<const Plan> startFrom) {
             SolverOptions lower = solverOptions;
             lower.budgetBytes = target;
+            lower.startFrom = std::move(startFrom);
             return solver->solve(program, lower);
           });
       EXPECT_EQ(fitted.arenaBytes(),
@@ -147,16 +149,19 @@ TEST(ArenaBudgetTest, NoPlanAfterOneThatFillsTheBudget) {
       solverOptions.budgetBytes = options.arenaBudget;
       // The arenas of the plans in the order they were made.
       std::vector<uint64_t> arenas;
-      auto solve = [&](uint64_t target) {
+      auto solve = [&](uint64_t target,
+                       std::shared_ptr<const Plan> startFrom) {
         SolverOptions lower = solverOptions;
         lower.budgetBytes = target;
+        lower.startFrom = std::move(startFrom);
         SolverResult result = solver->solve(program, lower);
         arenas.push_back(
             plannedStepArena(program, result.plan, 64, false).layout.arenaBytes);
         return result;
       };
       ArenaBudgetResult fitted =
-          fitArenaBudget(program, options, solve(options.arenaBudget), solve);
+          fitArenaBudget(program, options,
+                         solve(options.arenaBudget, nullptr), solve);
       ASSERT_EQ(arenas.size(), fitted.plans);
       for (size_t k = 0; k + 1 < arenas.size(); ++k)
         EXPECT_FALSE(arenas[k] <= options.arenaBudget &&
@@ -200,7 +205,8 @@ TEST(ArenaBudgetTest, NearMissIsPlacedAgainNotReplanned) {
   unplanned.peakBytes = profile.peakBytes;
   unsigned solves = 0;
   ArenaBudgetResult fitted =
-      fitArenaBudget(program, options, unplanned, [&](uint64_t) {
+      fitArenaBudget(program, options, unplanned,
+                     [&](uint64_t, std::shared_ptr<const Plan>) {
         ++solves;
         return unplanned;
       });

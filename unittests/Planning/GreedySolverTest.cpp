@@ -410,6 +410,34 @@ TEST(GreedySolverTest, TimeLimitStopsTheSearchWithAValidPlan) {
   EXPECT_EQ(finished.note.find("time limit"), std::string::npos);
 }
 
+/// A plan made under a higher budget is a start: under the same budget
+/// nothing is left to do, under a lower one the search lowers the peak from
+/// it to that budget.
+TEST(GreedySolverTest, GoesOnFromAPlanUnderAHigherBudget) {
+  ModelOptions model;
+  model.layers = 16;
+  Program program = generateModel(ModelFamily::Transformer, model);
+  uint64_t peak = computeMemoryProfile(program, false).peakBytes;
+  SolverResult higher = solveGreedy(program, withBudget(peak * 7 / 10));
+  ASSERT_TRUE(higher.feasible);
+  ASSERT_FALSE(higher.plan.recomputes.empty());
+
+  SolverOptions same = withBudget(peak * 7 / 10);
+  same.startFrom = std::make_shared<const Plan>(higher.plan);
+  SolverResult again = solveGreedy(program, same);
+  EXPECT_TRUE(keepsPlanContract(program, again, same));
+  EXPECT_EQ(again.peakBytes, higher.peakBytes);
+  EXPECT_EQ(again.extraCost, higher.extraCost);
+
+  SolverOptions lower = withBudget(peak / 2);
+  lower.startFrom = same.startFrom;
+  SolverResult onward = solveGreedy(program, lower);
+  EXPECT_TRUE(keepsPlanContract(program, onward, lower));
+  EXPECT_TRUE(onward.feasible);
+  EXPECT_LE(onward.peakBytes, peak / 2);
+  EXPECT_GT(onward.extraCost, higher.extraCost);
+}
+
 /// On a deep residual stream every block's residual is cheap to recompute
 /// from the one before. Recomputations that go ahead of others in front of
 /// one op are bounded, so the plan grows with the depth, not with its

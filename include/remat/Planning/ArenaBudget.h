@@ -21,6 +21,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <chrono>
+#include <memory>
 #include <optional>
 
 namespace remat {
@@ -59,11 +60,14 @@ StepArena plannedStepArena(const Program &program, const Plan &plan,
                            ArenaStrategy strategy = ArenaStrategy::Best);
 
 /// `first` is the plan solved against the live target options.arenaBudget;
-/// `solveAt(target)` plans against another live target.
+/// `solveAt(target, startFrom)` plans against another live target, going
+/// on from `startFrom` (SolverOptions::startFrom): the plan at the lowest
+/// target that missed the budget, which is above `target`.
 ArenaBudgetResult
 fitArenaBudget(const Program &program, const ArenaBudgetOptions &options,
                SolverResult first,
-               llvm::function_ref<SolverResult(uint64_t)> solveAt);
+               llvm::function_ref<SolverResult(
+                   uint64_t, std::shared_ptr<const Plan>)> solveAt);
 
 } // namespace remat
 

@@ -27,6 +27,13 @@ struct SolverOptions {
   /// limit (remat/Support/DeadlineProcess.h); false runs it in this process,
   /// for embedders that must not fork, where CBC's own limit applies.
   bool isolateSearch = true;
+  /// A plan of the same program, made by a solver under a higher budget, to
+  /// go on from: the greedy solvers keep its recomputations and lower the
+  /// peak from there, where a search from scratch would first retrace most
+  /// of it (the arena budget's re-plans, ArenaBudget.cpp: on a 100k-op
+  /// U-Net, 16-24 sweeps over the whole program from scratch, 2-8 from the
+  /// plan before). The other solvers plan from scratch.
+  std::shared_ptr<const Plan> startFrom;
 };
 
 struct SolverResult {

@@ -36,10 +36,11 @@ uint64_t scale(uint64_t a, uint64_t b, uint64_t c) {
 
 } // namespace
 
-ArenaBudgetResult
-remat::fitArenaBudget(const Program &program,
-                      const ArenaBudgetOptions &options, SolverResult first,
-                      llvm::function_ref<SolverResult(uint64_t)> solveAt) {
+ArenaBudgetResult remat::fitArenaBudget(
+    const Program &program, const ArenaBudgetOptions &options,
+    SolverResult first,
+    llvm::function_ref<SolverResult(uint64_t, std::shared_ptr<const Plan>)>
+        solveAt) {
   const uint64_t budget = options.arenaBudget;
   ArenaBudgetResult kept;
   bool haveKept = false;
@@ -84,6 +85,11 @@ remat::fitArenaBudget(const Program &program,
   (arena <= budget ? fitTarget : overTarget) = budget;
   // The arenas of the plans at fitTarget and overTarget.
   uint64_t fitArena = arena, overArena = arena;
+  // The plan at overTarget: every re-plan aims below it, and goes on from
+  // it.
+  std::shared_ptr<const Plan> overPlan;
+  if (overTarget)
+    overPlan = std::make_shared<const Plan>(last.plan);
   uint64_t target = budget;
   while (kept.plans < options.maxPlans) {
     if (options.deadline &&
@@ -125,7 +131,7 @@ remat::fitArenaBudget(const Program &program,
     if (next == 0)
       break;
     target = next;
-    std::tie(arena, last) = consider(solveAt(target), target);
+    std::tie(arena, last) = consider(solveAt(target, overPlan), target);
     if (arena <= budget) {
       if (!fitTarget || target > *fitTarget) {
         fitTarget = target;
@@ -134,6 +140,7 @@ remat::fitArenaBudget(const Program &program,
     } else if (!overTarget || target < *overTarget) {
       overTarget = target;
       overArena = arena;
+      overPlan = std::make_shared<const Plan>(last.plan);
     }
   }
   kept.result.feasible = kept.fits;

@@ -144,7 +144,11 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
 
 Plan GreedyPlanner::run() const {
   Plan plan;
-  recomputeNotSaveable(plan);
+  // A plan to go on from already recomputes what cannot be saved.
+  if (options.startFrom)
+    plan = *options.startFrom;
+  else
+    recomputeNotSaveable(plan);
   if (options.minimize || options.budgetBytes) {
     reducePeak(plan);
     // A later step can make an earlier one needless.
