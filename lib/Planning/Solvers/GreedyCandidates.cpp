@@ -73,7 +73,7 @@ bool GreedyPlanner::buildCandidate(const Option &option,
                                    Candidate &candidate) const {
   const ValueInfo &info = snapshot.program.values[option.live];
   Chain chain = buildChain(info.origin, option.placement, snapshot,
-                           snapshot.profile.peakOp);
+                           snapshot.profile.peakOp, info.bytes);
   if (chain.overwrites || chain.extendedBytes >= info.bytes ||
       !fitsGroup(option.placement, chain.ops.size()))
     return false;

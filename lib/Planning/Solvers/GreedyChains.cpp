@@ -78,7 +78,8 @@ void GreedyPlanner::snapshot(const Plan &plan, Snapshot &into) const {
 }
 
 Chain GreedyPlanner::buildChain(ValueId value, Placement placement,
-                                const Snapshot &snapshot, OpId peakOp) const {
+                                const Snapshot &snapshot, OpId peakOp,
+                                uint64_t uselessAt) const {
   OpId before = placement.before;
   // The groups already in front of `before` sit just after the previous
   // original op.
@@ -158,8 +159,11 @@ Chain GreedyPlanner::buildChain(ValueId value, Placement placement,
         continue;
       // The operand's buffer must now live until `before`.
       if (peakOp != kNone && range.begin <= peakOp && range.end < peakOp &&
-          extendedRoots.insert(root).second)
+          extendedRoots.insert(root).second) {
         chain.extendedBytes += snapshot.program.values[root].bytes;
+        if (chain.extendedBytes >= uselessAt)
+          return chain;
+      }
     }
   }
   llvm::sort(chain.ops);

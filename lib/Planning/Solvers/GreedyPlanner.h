@@ -233,9 +233,12 @@ private:
   bool buildCandidate(const Option &option, const Snapshot &snapshot,
                       Candidate &candidate) const;
   /// The ops to re-execute to recompute `value` at `placement`. Extension
-  /// costs count only through `peakOp` (kNone: none).
+  /// costs count only through `peakOp` (kNone: none). Once they reach
+  /// `uselessAt` (the bytes the chain would free) the walk stops: the
+  /// chain keeps as much alive as it frees, and callers drop it. On random
+  /// layered DAGs most chains end so, after 16 ops.
   Chain buildChain(ValueId value, Placement placement, const Snapshot &snapshot,
-                   OpId peakOp) const;
+                   OpId peakOp, uint64_t uselessAt = UINT64_MAX) const;
 
   /// The program with every op and value its own origin, so that origins in
   /// materialized programs are ids of `base`.

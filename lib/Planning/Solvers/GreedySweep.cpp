@@ -167,7 +167,7 @@ bool GreedyPlanner::sweepOverBudget(Plan &plan, const Snapshot &snapshot,
     if (!gap.built) {
       // The bound was optimistic: requeue at the exact score, so that a
       // better gap may go first.
-      gap.chain = buildChain(info.origin, placement, snapshot, op);
+      gap.chain = buildChain(info.origin, placement, snapshot, op, info.bytes);
       gap.built = true;
       gap.score = gap.chain.overwrites ||
                           gap.chain.extendedBytes >= info.bytes
