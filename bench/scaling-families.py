@@ -44,6 +44,9 @@ FAMILIES = [
     ("mlp", ["--model=mlp", "--batch=4096"], "--layers", [200, 2000, 20000]),
     ("dag", ["--model=dag", "--dag-width=4", "--density=0.05", "--seed=1"],
      "--depth", [120, 1240, 12480]),
+    # Random layered DAGs after Gagrani et al. 2022, one op per node.
+    ("layered", ["--model=layered", "--seed=1"], "--nodes",
+     [1000, 10000, 100000]),
 ]
 
 # About 3.5k, 10k, 50k and 100k ops, for --driver. The smallest size is
@@ -56,6 +59,7 @@ DRIVER_DEPTHS = {
     "unet": [150, 500, 2500, 5000],
     "mlp": [700, 2000, 10000, 20000],
     "dag": [400, 1240, 6240, 12480],
+    "layered": [3500, 10000, 50000, 100000],
 }
 
 
