@@ -410,12 +410,12 @@ TEST(GreedySolverTest, TimeLimitStopsTheSearchWithAValidPlan) {
   EXPECT_EQ(finished.note.find("time limit"), std::string::npos);
 }
 
-/// A plan made under a higher budget is a start: under the same budget
-/// nothing is left to do, under a lower one the search lowers the peak from
-/// it to that budget.
+/// A plan made under a higher budget is a start (on programs past the local
+/// search's 5000 ops): under the same budget nothing is left to do, under a
+/// lower one the search lowers the peak from it to that budget.
 TEST(GreedySolverTest, GoesOnFromAPlanUnderAHigherBudget) {
   ModelOptions model;
-  model.layers = 16;
+  model.layers = 160;
   Program program = generateModel(ModelFamily::Transformer, model);
   uint64_t peak = computeMemoryProfile(program, false).peakBytes;
   SolverResult higher = solveGreedy(program, withBudget(peak * 7 / 10));
@@ -436,6 +436,14 @@ TEST(GreedySolverTest, GoesOnFromAPlanUnderAHigherBudget) {
   EXPECT_TRUE(onward.feasible);
   EXPECT_LE(onward.peakBytes, peak / 2);
   EXPECT_GT(onward.extraCost, higher.extraCost);
+
+  // The start's recomputations stay: from the plan under the lower budget,
+  // the higher one keeps more of them than its own plan has.
+  SolverOptions back = withBudget(peak * 7 / 10);
+  back.startFrom = std::make_shared<const Plan>(onward.plan);
+  SolverResult kept = solveGreedy(program, back);
+  EXPECT_TRUE(keepsPlanContract(program, kept, back));
+  EXPECT_GT(kept.extraCost, higher.extraCost);
 }
 
 /// On a deep residual stream every block's residual is cheap to recompute

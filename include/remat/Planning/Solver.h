@@ -32,7 +32,8 @@ struct SolverOptions {
   /// peak from there, where a search from scratch would first retrace most
   /// of it (the arena budget's re-plans, ArenaBudget.cpp: on a 100k-op
   /// U-Net, 16-24 sweeps over the whole program from scratch, 2-8 from the
-  /// plan before). The other solvers plan from scratch.
+  /// plan before). Up to 5000 ops, where `greedy` runs its local search,
+  /// and in the other solvers, plans start from scratch.
   std::shared_ptr<const Plan> startFrom;
 };
 

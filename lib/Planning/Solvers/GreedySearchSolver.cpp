@@ -28,7 +28,14 @@ public:
         Clock::now() + std::chrono::duration_cast<Clock::duration>(
                            std::chrono::duration<double>(
                                options.timeLimitSeconds));
-    SolverResult greedy = createGreedySolver()->solve(program, options);
+    // Where the local search runs, greedy plans from scratch: a solve costs
+    // little there, and the search's path from another start is another
+    // (on random 100-op steps, planning both orders from a re-plan's start
+    // kept a costlier plan than the given order alone).
+    SolverOptions fromScratch = options;
+    if (program.ops.size() <= kMaxSearchOps)
+      fromScratch.startFrom.reset();
+    SolverResult greedy = createGreedySolver()->solve(program, fromScratch);
     // Checkpointing at the forward part's cuts is often the best start on
     // deep steps where greedy misses the budget, or under `min`, but the
     // local search can use all of the time on a loaded machine: it is
