@@ -5,10 +5,11 @@
 // kernels of remat/Tosa/WindowKernels.h, or an unpadded
 // linalg.conv_2d_nhwc_fhwc) run as loops over output rows and kernel taps
 // around one contraction over channels per run of output columns that read
-// through the same taps. Every operand of a contraction is a
-// memref.subview of a buffer the op already had: nothing is allocated, and
-// padding costs no work, since a tap's loops cover only the outputs it
-// reaches inside the input.
+// through the same taps; the input adjoint as loops over kernel taps around
+// one contraction over every output the taps reach. Every operand of a
+// contraction is a memref.subview of a buffer the op already had: nothing is
+// allocated, and padding costs no work, since a tap's loops cover only the
+// outputs it reaches inside the input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,9 +42,17 @@ llvm::SmallVector<TapRun> tapRuns(int64_t outputs, int64_t inputs,
                                   int64_t kernel, int64_t stride,
                                   int64_t dilation, int64_t pad);
 
+/// The same pairs grouped the other way: per kernel tap, the outputs that
+/// read through it inside the input, consecutive taps with the same
+/// outputs in one run, in order of taps.
+llvm::SmallVector<TapRun> tapSpans(int64_t outputs, int64_t inputs,
+                                   int64_t kernel, int64_t stride,
+                                   int64_t dilation, int64_t pad);
+
 /// What splitConvolution made.
 struct SplitConvolution {
-  /// The contractions on views, one per run of output columns.
+  /// The contractions on views, one per run of output columns (per pair
+  /// of spans of kernel rows and columns for the input adjoint).
   llvm::SmallVector<mlir::linalg::LinalgOp> contractions;
   /// What the op computed ("convolution", "input_adjoint",
   /// "weight_adjoint").

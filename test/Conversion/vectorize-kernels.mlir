@@ -280,22 +280,35 @@ func.func @weight_adjoint_strided(%alloc_8: memref<1x3x3x16xf32>, %alloc_9: memr
 
 // -----
 
-// The input adjoint of a stride-2 convolution: instead of visiting every
-// input position and tap and keeping the 1 in 4 that an output reads, each
-// tap adds g[ow, f] * w[f, kh, kw, c] into a view of dx that steps by the
-// stride: no work for the pairs no output reads.
+// The input adjoint of a stride-2 convolution, tap-major: instead of
+// visiting every input position and tap and keeping the 1 in 4 that an
+// output reads, each span of kernel rows and of kernel columns (taps that
+// reach the same outputs: tap 0 outputs 1-2, tap 1 all three, tap 2
+// outputs 0-1) adds g[oh, ow, f] * w[f, kh, kw, c] for every output it
+// reaches into a view of dx that steps by the stride in both dimensions:
+// no work for the pairs no output reads. The unit batch is left out.
 // CHECK-LABEL: func.func @input_adjoint_strided
-// CHECK: scf.for %[[N:.+]] = %c0 to %c1
-// CHECK: scf.for %[[OH:.+]] = %c0 to %c3
-// CHECK: %[[LO:.+]] = affine.max
-// CHECK: scf.for %[[KH:.+]] = %[[LO]] to %{{.+}} step
-// CHECK: %[[IH:.+]] = affine.apply #{{.+}}(%[[OH]], %[[KH]])
-// CHECK: memref.subview %{{.+}}[%[[N]], %[[IH]], %{{.+}}, 0] [1, 1, 1, 8] [1, 1, 2, 1] : memref<1x5x5x8xf32> to memref<1x8xf32
+// CHECK-NOT: memref.alloc
+// CHECK: scf.for %[[KH:.+]] = %c0 to %c1
+// CHECK: scf.for %[[KW:.+]] = %c0 to %c1
+// CHECK: %[[IH:.+]] = affine.apply #{{.+}}(%c0, %[[KH]])
+// CHECK: %[[IW:.+]] = affine.apply #{{.+}}(%c0, %[[KW]])
+// CHECK: memref.subview %{{.+}}[0, %[[IH]], %[[IW]], 0] [1, 2, 2, 8] [1, 2, 2, 1] : memref<1x5x5x8xf32> to memref<2x2x8xf32
+// CHECK: memref.subview %{{.+}}[0, 1, 1, 0] [1, 2, 2, 16] [1, 1, 1, 1] : memref<1x3x3x16xf32> to memref<2x2x16xf32
+// CHECK: memref.subview %{{.+}}[0, %[[KH]], %[[KW]], 0] [16, 1, 1, 8] [1, 1, 1, 1] : memref<16x3x3x8xf32> to memref<16x8xf32
 // CHECK: vector.fma {{.*}} : vector<8xf32>
+// CHECK: scf.for %{{.+}} = %c1 to %c2
+// CHECK: memref.subview %{{.+}} [1, 2, 3, 8] [1, 2, 2, 1] : memref<1x5x5x8xf32> to memref<2x3x8xf32
+// CHECK: scf.for %{{.+}} = %c2 to %c3
+// CHECK: memref.subview %{{.+}} [1, 2, 2, 8] [1, 2, 2, 1] : memref<1x5x5x8xf32> to memref<2x2x8xf32
+// CHECK: scf.for %{{.+}} = %c1 to %c2
+// CHECK: scf.for %{{.+}} = %c0 to %c1
+// CHECK: memref.subview %{{.+}} [1, 3, 2, 8] [1, 2, 2, 1] : memref<1x5x5x8xf32> to memref<3x2x8xf32
 // CHECK-NOT: memref.load
+// CHECK-NOT: memref.alloc
 // CHECK: return
 // REMARK: remark: [Passed] Vectorize | Category:remat | Function=input_adjoint_strided | Remark="input_adjoint tap by tap: a contraction over views"
-// REMARK: remark: [Passed] Vectorize | Category:remat | Function=input_adjoint_strided | Remark="contraction tiled [1, 8, 16] and vectorized"
+// REMARK: remark: [Passed] Vectorize | Category:remat | Function=input_adjoint_strided | Remark="contraction tiled [2, 2, 8, 16] and vectorized"
 func.func @input_adjoint_strided(%arg1: memref<16x3x3x8xf32>, %alloc_10: memref<1x5x5x8xf32>, %alloc_8: memref<1x3x3x16xf32>) {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
@@ -341,6 +354,72 @@ func.func @input_adjoint_strided(%arg1: memref<16x3x3x8xf32>, %alloc_10: memref<
   return
 }
 
+
+// -----
+
+// The input adjoint with the weight stored OIHW (as ONNX stores it): a
+// tap's channels step by 9, so reading a tile of it into registers is a
+// gather. The tap's contraction covers the batch and every output the tap
+// reaches, and the register tile takes its rows from ow, oh and n in turn:
+// for the middle tap all 8 (2 by 2 by 2) in one tile, so the tap's
+// [16 x 16] tile is read once for 8 rows, then 8 FMAs per step of f.
+// CHECK-LABEL: func.func @input_adjoint_oihw
+// CHECK-NOT: memref.alloc
+// CHECK: scf.for %{{.+}} = %c0 to %c1
+// CHECK: scf.for %{{.+}} = %c0 to %c1
+// CHECK: memref.subview %{{.+}} [2, 1, 1, 16] [1, 1, 1, 1] : memref<2x2x2x16xf32> to memref<2x16xf32
+// CHECK: scf.for %{{.+}} = %c1 to %c2
+// CHECK: scf.for %{{.+}} = %c2 to %c3
+// CHECK: scf.for %[[KH:.+]] = %c1 to %c2
+// CHECK: scf.for %{{.+}} = %c0 to %c1
+// CHECK: scf.for %[[KW:.+]] = %c1 to %c2
+// CHECK: memref.subview %{{.+}}[0, %{{.+}}, %{{.+}}, 0] [2, 2, 2, 16] [1, 1, 1, 1] : memref<2x2x2x16xf32> to memref<2x2x2x16xf32
+// CHECK: memref.subview %{{.+}}[0, 0, 0, 0] [2, 2, 2, 16] [1, 1, 1, 1] : memref<2x2x2x16xf32> to memref<2x2x2x16xf32
+// CHECK: memref.subview %{{.+}}[0, 0, %[[KH]], %[[KW]]] [16, 16, 1, 1] [1, 1, 1, 1] : memref<16x16x3x3xf32> to memref<16x16xf32, strided<[144, 9], offset: ?>>
+// CHECK-NOT: scf.for
+// CHECK: vector.transfer_read %{{.+}} : memref<16x16xf32, strided<[144, 9], offset: ?>>, vector<16x16xf32>
+// CHECK: vector.transfer_read %{{.+}} vector<2x2x2x16xf32>
+// CHECK-NOT: vector.transfer_read
+// CHECK-COUNT-128: vector.fma {{.*}} : vector<16xf32>
+// CHECK-NOT: vector.fma
+// CHECK: vector.transfer_write {{.*}} : vector<2x2x2x16xf32>
+// CHECK: scf.for %{{.+}} = %c2 to %c3
+// CHECK-NOT: memref.load
+// CHECK: return
+func.func @input_adjoint_oihw(%w: memref<16x16x3x3xf32>, %dx: memref<2x2x2x16xf32>, %g: memref<2x2x2x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%w : memref<16x16x3x3xf32>) outs(%dx : memref<2x2x2x16xf32>) attrs =  {remat.window = {dilation = array<i64: 1, 1>, kind = "input_adjoint", pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>}} {
+  ^bb0(%in: f32, %out: f32):
+    %n = linalg.index 0 : index
+    %ih = linalg.index 1 : index
+    %kh = linalg.index 5 : index
+    %ih1 = arith.addi %ih, %c1 : index
+    %oh = arith.subi %ih1, %kh : index
+    %ohLow = arith.cmpi sge, %oh, %c0 : index
+    %ohHigh = arith.cmpi slt, %oh, %c2 : index
+    %ohIn = arith.andi %ohLow, %ohHigh : i1
+    %ohAt = arith.select %ohIn, %oh, %c0 : index
+    %iw = linalg.index 2 : index
+    %kw = linalg.index 6 : index
+    %iw1 = arith.addi %iw, %c1 : index
+    %ow = arith.subi %iw1, %kw : index
+    %owLow = arith.cmpi sge, %ow, %c0 : index
+    %owHigh = arith.cmpi slt, %ow, %c2 : index
+    %owIn = arith.andi %owLow, %owHigh : i1
+    %owAt = arith.select %owIn, %ow, %c0 : index
+    %f = linalg.index 4 : index
+    %inside = arith.andi %ohIn, %owIn : i1
+    %gv = memref.load %g[%n, %ohAt, %owAt, %f] : memref<2x2x2x16xf32>
+    %product = arith.mulf %gv, %in : f32
+    %term = arith.select %inside, %product, %cst : f32
+    %sum = arith.addf %out, %term : f32
+    linalg.yield %sum : f32
+  }
+  return
+}
 // -----
 
 // An unpadded convolution (TOSA lowers it to linalg.conv_2d_nhwc_fhwc,
