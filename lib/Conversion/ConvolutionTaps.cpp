@@ -3,16 +3,19 @@
 // All three contractions of a convolution touch, for output row oh and
 // kernel row kh, input row ih = oh*s + kh*d - t; for a run of output columns
 // [o0, o1) and a kernel column kw, input columns o*s' + kw*d' - l, a strided
-// view. Row and tap loops are scf.for loops (a row's taps bounded by
-// affine.max/min so that ih stays inside the input); the runs of columns are
-// static, so each contraction has one static shape for the vectorizer.
+// view. The weight adjoint runs row-major (and so does a convolution whose
+// rows are shared across threads): its row and tap loops are scf.for loops
+// (a row's taps bounded by affine.max/min so that ih stays inside the
+// input); the runs of columns are static, so each contraction has one
+// static shape for the vectorizer.
 //
-// The input adjoint nests the other way, taps outside: per span of taps
-// that reach the same outputs, one contraction over every batch element
-// and output position they reach, the input rows and columns a strided
-// view too. Its register tiles then take their rows from n, oh and ow, and
-// each weight tap is read once per tile of rows instead of once per output
-// row (an OIHW weight's channels are strided, so each read is a gather).
+// The convolution and its input adjoint nest the other way, taps outside:
+// per span of taps that reach the same outputs, one contraction over every
+// batch element and output position they reach, the input rows and columns
+// a strided view too. Their register tiles then take their rows from n, oh
+// and ow, and each weight tap is read once per tile of rows instead of once
+// per output row (an OIHW weight's channels are strided, so each read is a
+// gather; an OHWI one's filters, so each read is a transpose).
 //
 //===----------------------------------------------------------------------===//
 
@@ -209,11 +212,11 @@ bool isWellFormed(const ConvolutionBuffers &conv) {
          llvm::all_of(conv.dilation, [](int64_t d) { return d > 0; });
 }
 
-/// The smallest chunk of channels an adjoint is split into: one 512-bit
+/// The smallest chunk of output channels a nest is split into: one 512-bit
 /// vector of f32, so that the chunks keep full vector tiles.
 constexpr int64_t kMinChannelChunk = 16;
 
-/// How many chunks an adjoint's output channels split into: 4 or 2 equal
+/// How many chunks a nest's output channels split into: 4 or 2 equal
 /// chunks of kMinChannelChunk or more, else 1 (no split).
 int64_t channelChunks(int64_t channels) {
   for (int64_t chunks : {4, 2})
@@ -227,9 +230,9 @@ struct TapBuilder {
   RewriterBase &b;
   Location loc;
   const ConvolutionBuffers &conv;
-  /// The adjoint's output channels this nest covers, when it is split into
-  /// chunks: [chunkBegin, chunkBegin + chunkSize) of the input channels
-  /// (input adjoint) or of the filters (weight adjoint).
+  /// The output channels this nest covers, when it is split into chunks:
+  /// [chunkBegin, chunkBegin + chunkSize) of the input channels (input
+  /// adjoint) or of the filters (convolution, weight adjoint).
   Value chunkBegin;
   int64_t chunkSize = 0;
 
@@ -314,7 +317,7 @@ struct TapBuilder {
     offsets[conv.wDims[1]] = kh;
     offsets[conv.wDims[2]] = kw;
     std::tie(offsets[conv.wDims[0]], sizes[conv.wDims[0]]) =
-        channels(conv.role == Role::WeightAdjoint, ws[conv.wDims[0]]);
+        channels(conv.role != Role::InputAdjoint, ws[conv.wDims[0]]);
     std::tie(offsets[conv.wDims[3]], sizes[conv.wDims[3]]) =
         channels(conv.role == Role::InputAdjoint, ws[conv.wDims[3]]);
     sizes[conv.wDims[1]] = sizes[conv.wDims[2]] = 1;
@@ -331,8 +334,7 @@ struct TapBuilder {
                                   Value kw, int64_t o0, int64_t width) {
     ArrayRef<int64_t> xs = shapeOf(conv.x), ys = shapeOf(conv.y);
     Value iw = inputPosition(1, index(0), kw, o0);
-    auto [yBegin, yChannels] =
-        channels(conv.role == Role::WeightAdjoint, ys[3]);
+    auto [yBegin, yChannels] = channels(/*chunked=*/true, ys[3]);
     Value xRow = view(conv.x, {n, ih, iw, b.getIndexAttr(0)},
                       {1, 1, width, xs[3]}, {1, 1, conv.stride[1], 1}, {0, 1});
     Value yRow = view(conv.y, {n, oh, b.getIndexAttr(o0), yBegin},
@@ -352,12 +354,14 @@ struct TapBuilder {
     llvm_unreachable("unknown role");
   }
 
-  /// The input adjoint's contraction for kernel taps (kh, kw) of `rows`
-  /// and `columns` (tapSpans): dx[n, oh*s + kh*d - t, ow*s' + kw*d' - l, c]
-  /// += g[n, oh, ow, f] * w[f, kh, kw, c] for every n and the outputs (oh,
-  /// ow) of the spans, over loops (n, oh, ow, c, f) less those of extent 1.
-  /// The rows of a register tile span n, oh and ow, so a tile of the
-  /// weight's tap read into registers serves all of them.
+  /// The contraction for kernel taps (kh, kw) of `rows` and `columns`
+  /// (tapSpans) over every n and the outputs (oh, ow) of the spans, with
+  /// x[n, oh*s + kh*d - t, ow*s' + kw*d' - l, c] a strided view: y[.., f]
+  /// += x[.., c] * w[f, kh, kw, c] for a convolution, x[.., c] += y[.., f]
+  /// * w[f, kh, kw, c] for its input adjoint. Its loops are n, oh, ow (less
+  /// those of extent 1), the output's channels, then the summed ones; the
+  /// rows of a register tile span n, oh and ow, so a tile of the weight's
+  /// tap read into registers serves all of them.
   linalg::LinalgOp tapContraction(Value kh, Value kw, TapRun rows,
                                   TapRun columns) {
     ArrayRef<int64_t> xs = shapeOf(conv.x), ys = shapeOf(conv.y);
@@ -371,33 +375,44 @@ struct TapBuilder {
     if (dropped.size() == extents.size())
       dropped.pop_back();
     unsigned rowLoops = extents.size() - dropped.size();
-    SmallVector<unsigned> rowsThenC = llvm::to_vector(llvm::seq(rowLoops + 1));
-    SmallVector<unsigned> rowsThenF(rowsThenC);
-    rowsThenF.back() = rowLoops + 1;
+    unsigned outChannel = rowLoops, inChannel = rowLoops + 1;
     unsigned numLoops = rowLoops + 2;
+    SmallVector<unsigned> rowsThenOut = llvm::to_vector(llvm::seq(rowLoops));
+    SmallVector<unsigned> rowsThenIn(rowsThenOut);
+    rowsThenOut.push_back(outChannel);
+    rowsThenIn.push_back(inChannel);
 
+    bool adjoint = conv.role == Role::InputAdjoint;
     Value ih = inputPosition(0, index(0), kh, rows.begin);
     Value iw = inputPosition(1, index(0), kw, columns.begin);
-    auto [xBegin, xChannels] = channels(/*chunked=*/true, xs[3]);
+    auto [xBegin, xChannels] = channels(adjoint, xs[3]);
+    auto [yBegin, yChannels] = channels(!adjoint, ys[3]);
     Value xTaps = view(conv.x, {b.getIndexAttr(0), ih, iw, xBegin},
                        {extents[0], extents[1], extents[2], xChannels},
                        {1, conv.stride[0], conv.stride[1], 1}, dropped);
-    Value yTaps =
-        view(conv.y,
-             {b.getIndexAttr(0), b.getIndexAttr(rows.begin),
-              b.getIndexAttr(columns.begin), b.getIndexAttr(0)},
-             {extents[0], extents[1], extents[2], ys[3]}, {1, 1, 1, 1}, dropped);
+    Value yTaps = view(conv.y,
+                       {b.getIndexAttr(0), b.getIndexAttr(rows.begin),
+                        b.getIndexAttr(columns.begin), yBegin},
+                       {extents[0], extents[1], extents[2], yChannels},
+                       {1, 1, 1, 1}, dropped);
+    AffineMap outMap = loopsMap(numLoops, rowsThenOut),
+              inMap = loopsMap(numLoops, rowsThenIn);
+    if (adjoint) {
+      auto [tap, tapMap] =
+          kernelTap(kh, kw, /*f=*/inChannel, /*c=*/outChannel, numLoops);
+      return contraction(yTaps, inMap, tap, tapMap, xTaps, outMap);
+    }
     auto [tap, tapMap] =
-        kernelTap(kh, kw, /*f=*/rowLoops + 1, /*c=*/rowLoops, numLoops);
-    return contraction(yTaps, loopsMap(numLoops, rowsThenF), tap, tapMap,
-                       xTaps, loopsMap(numLoops, rowsThenC));
+        kernelTap(kh, kw, /*f=*/outChannel, /*c=*/inChannel, numLoops);
+    return contraction(xTaps, inMap, tap, tapMap, yTaps, outMap);
   }
 
-  /// The input adjoint tap-major: per span of kernel rows and of kernel
-  /// columns (taps that reach the same outputs), loops over its taps around
-  /// one contraction over every output they reach. Each weight tap is read
-  /// once per register tile of outputs, not once per output row: with the
-  /// weight stored OIHW its channels are strided and each read a gather.
+  /// A convolution or its input adjoint tap-major: per span of kernel rows
+  /// and of kernel columns (taps that reach the same outputs), loops over
+  /// its taps around one contraction over every output they reach. Each
+  /// weight tap is read once per register tile of outputs, not once per
+  /// output row: with the weight stored OIHW its channels are strided and
+  /// each read a gather; else a transpose in registers.
   void buildTapMajor(SplitConvolution &split) {
     ArrayRef<int64_t> xs = shapeOf(conv.x), ys = shapeOf(conv.y),
                       ws = shapeOf(conv.w);
@@ -416,11 +431,13 @@ struct TapBuilder {
     }
   }
 
-  /// With `shareable`, an adjoint's loop over chunks of its output
-  /// channels first. Then the input adjoint tap-major (buildTapMajor), the
-  /// others row-major: loops n, oh, kh (the taps keeping ih inside the
-  /// input), then per run of columns a loop over its kernel columns around
-  /// its contraction.
+  /// With `shareable`, a loop over chunks of the output's channels first.
+  /// Then a convolution and its input adjoint tap-major (buildTapMajor),
+  /// the weight adjoint row-major: loops n, oh, kh (the taps keeping ih
+  /// inside the input), then per run of columns a loop over its kernel
+  /// columns around its contraction. A shareable convolution whose filters
+  /// do not split into chunks runs row-major too, its rows shared: each
+  /// output element sums its taps in the same order either way.
   SplitConvolution build(bool shareable) {
     ArrayRef<int64_t> xs = shapeOf(conv.x), ys = shapeOf(conv.y),
                       ws = shapeOf(conv.w);
@@ -429,7 +446,8 @@ struct TapBuilder {
     split.kind = kindOf(conv.role).str();
     int64_t outputChannels = conv.role == Role::InputAdjoint ? xs[3] : ys[3];
     int64_t chunks = channelChunks(outputChannels);
-    if (shareable && conv.role != Role::Convolution && chunks > 1) {
+    bool chunked = shareable && chunks > 1;
+    if (chunked) {
       chunkSize = outputChannels / chunks;
       Value chunk = loop(index(0), index(chunks));
       split.shareableLoop = scf::getForInductionVarOwner(chunk);
@@ -437,13 +455,15 @@ struct TapBuilder {
           b, loc, AffineMap::get(1, 0, b.getAffineDimExpr(0) * chunkSize),
           ValueRange{chunk});
     }
-    if (conv.role == Role::InputAdjoint) {
+    split.sharesRows =
+        shareable && !chunked && conv.role == Role::Convolution;
+    if (conv.role != Role::WeightAdjoint && !split.sharesRows) {
       buildTapMajor(split);
       return split;
     }
     Value n = loop(index(0), index(xs[0]));
     Value oh = loop(index(0), index(ys[1]));
-    if (shareable && conv.role == Role::Convolution)
+    if (split.sharesRows)
       split.shareableLoop = scf::getForInductionVarOwner(oh);
     // 0 <= oh*s + kh*d - t < H.
     AffineExpr o = b.getAffineDimExpr(0);

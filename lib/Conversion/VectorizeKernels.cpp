@@ -223,7 +223,7 @@ struct VectorizeKernelsPass final
         ++numParallel;
         remark::passed(opLocation, remarkOptions(shared))
             << split->kind +
-                   (split->kind == "convolution"
+                   (split->sharesRows
                         ? " rows run in parallel"
                         : " in parallel chunks of its output channels");
       }

@@ -158,35 +158,34 @@ func.func @mask(%x: memref<32xf32>, %y: memref<32xf32>, %z: memref<32xi1>) {
 // -----
 
 // A padded, strided convolution's kernel (remat.window, reading x with
-// memref.load through bounds checks) runs tap by tap: loops over batch,
-// output rows and the kernel rows that keep the input row inside x
-// (affine.max/min), then per run of output columns reading through the
-// same kernel columns (here three runs of one column: 0 reads taps 1-2, 1
-// all three, 2 taps 0-1) a loop over those columns around a contraction
-// over channels on views: x's columns by the stride, y's row, the
-// kernel's tap. No gather is left, and nothing is allocated.
+// memref.load through bounds checks) runs tap by tap: per span of kernel
+// rows and of kernel columns that reach the same outputs (tap 0 outputs
+// 1-2, tap 1 all three, tap 2 outputs 0-1), a loop over its taps around a
+// contraction over channels on views: x's rows and columns by the stride,
+// the outputs the taps reach, the kernel's tap. The unit batch is left
+// out. No gather is left, and nothing is allocated.
 // CHECK-LABEL: func.func @convolution_strided
 // CHECK-NOT: memref.alloc
-// CHECK: scf.for %[[N:.+]] = %c0 to %c1
-// CHECK: scf.for %[[OH:.+]] = %c0 to %c3
-// CHECK: %[[LO:.+]] = affine.max #{{.+}}(%[[OH]])
-// CHECK: %[[HI:.+]] = affine.min #{{.+}}(%[[OH]])
-// CHECK: scf.for %[[KH:.+]] = %[[LO]] to %[[HI]]
-// CHECK: %[[IH:.+]] = affine.apply #{{.+}}(%[[OH]], %[[KH]])
-// CHECK: scf.for %[[KW:.+]] = %c1 to %c3
-// CHECK: memref.subview %{{.+}}[%[[N]], %[[IH]], %{{.+}}, 0] [1, 1, 1, 8] [1, 1, 2, 1] : memref<1x5x5x8xf32> to memref<1x8xf32
-// CHECK: memref.subview %{{.+}}[%[[N]], %[[OH]], 0, 0] [1, 1, 1, 16] [1, 1, 1, 1] : memref<1x3x3x16xf32> to memref<1x16xf32
+// CHECK: scf.for %[[KH:.+]] = %c0 to %c1
+// CHECK: scf.for %[[KW:.+]] = %c0 to %c1
+// CHECK: %[[IH:.+]] = affine.apply #{{.+}}(%c0, %[[KH]])
+// CHECK: %[[IW:.+]] = affine.apply #{{.+}}(%c0, %[[KW]])
+// CHECK: memref.subview %{{.+}}[0, %[[IH]], %[[IW]], 0] [1, 2, 2, 8] [1, 2, 2, 1] : memref<1x5x5x8xf32> to memref<2x2x8xf32
+// CHECK: memref.subview %{{.+}}[0, 1, 1, 0] [1, 2, 2, 16] [1, 1, 1, 1] : memref<1x3x3x16xf32> to memref<2x2x16xf32
 // CHECK: memref.subview %{{.+}}[0, %[[KH]], %[[KW]], 0] [16, 1, 1, 8] [1, 1, 1, 1] : memref<16x3x3x8xf32> to memref<16x8xf32
 // CHECK: vector.fma {{.*}} : vector<16xf32>
-// CHECK: scf.for %{{.+}} = %c0 to %c3
-// CHECK: memref.subview %{{.+}}[%[[N]], %[[OH]], 1, 0] [1, 1, 1, 16]
-// CHECK: scf.for %{{.+}} = %c0 to %c2
-// CHECK: memref.subview %{{.+}}[%[[N]], %[[OH]], 2, 0] [1, 1, 1, 16]
+// CHECK: scf.for %{{.+}} = %c1 to %c2
+// CHECK: memref.subview %{{.+}}[0, 1, 0, 0] [1, 2, 3, 16]
+// CHECK: scf.for %{{.+}} = %c2 to %c3
+// CHECK: memref.subview %{{.+}}[0, 1, 0, 0] [1, 2, 2, 16]
+// CHECK: scf.for %{{.+}} = %c1 to %c2
+// CHECK: scf.for %{{.+}} = %c0 to %c1
+// CHECK: memref.subview %{{.+}}[0, 0, 1, 0] [1, 3, 2, 16]
 // CHECK-NOT: memref.load
 // CHECK-NOT: memref.alloc
 // CHECK: return
 // REMARK: remark: [Passed] Vectorize | Category:remat | Function=convolution_strided | Remark="convolution tap by tap: a contraction over views"
-// REMARK: remark: [Passed] Vectorize | Category:remat | Function=convolution_strided | Remark="contraction tiled [1, 16, 8] and vectorized"
+// REMARK: remark: [Passed] Vectorize | Category:remat | Function=convolution_strided | Remark="contraction tiled [2, 2, 16, 8] and vectorized"
 func.func @convolution_strided(%arg1: memref<16x3x3x8xf32>, %alloc: memref<1x3x3x16xf32>, %arg0: memref<1x5x5x8xf32>) {
   %c2 = arith.constant 2 : index
   %c-1 = arith.constant -1 : index
@@ -423,18 +422,21 @@ func.func @input_adjoint_oihw(%w: memref<16x16x3x3xf32>, %dx: memref<2x2x2x16xf3
 // -----
 
 // An unpadded convolution (TOSA lowers it to linalg.conv_2d_nhwc_fhwc,
-// which the vectorizer refuses) runs tap by tap too: one run of all six
-// output columns through all three kernel columns.
+// which the vectorizer refuses) runs tap by tap too: every tap reaches
+// every output, so one span of all three kernel rows and one of all three
+// columns around a contraction over the whole batch and all 6x6 outputs,
+// in register tiles of a row of six.
 // CHECK-LABEL: func.func @named_convolution
 // PAR-LABEL: func.func @named_convolution
 // PAR-NOT: scf.parallel
 // PAR: return
 // CHECK: scf.for %{{.+}} = %c0 to %c3 step %c1
-// CHECK: memref.subview %{{.+}} [1, 1, 6, 8] [1, 1, 1, 1] : memref<2x8x8x8xf32> to memref<6x8xf32
+// CHECK: scf.for %{{.+}} = %c0 to %c3 step %c1
+// CHECK: memref.subview %{{.+}} [2, 6, 6, 8] [1, 1, 1, 1] : memref<2x8x8x8xf32> to memref<2x6x6x8xf32
 // CHECK: vector.fma {{.*}} : vector<16xf32>
 // CHECK-NOT: linalg.conv_2d_nhwc_fhwc
 // REMARK: remark: [Passed] Vectorize | Category:remat | Function=named_convolution | Remark="convolution tap by tap: a contraction over views"
-// REMARK: remark: [Passed] Vectorize | Category:remat | Function=named_convolution | Remark="contraction tiled [6, 16, 8] and vectorized"
+// REMARK: remark: [Passed] Vectorize | Category:remat | Function=named_convolution | Remark="contraction tiled [1, 1, 6, 16, 8] and vectorized"
 func.func @named_convolution(%x: memref<2x8x8x8xf32>, %w: memref<16x3x3x8xf32>, %y: memref<2x6x6x16xf32>) {
   linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : memref<2x8x8x8xf32>, memref<16x3x3x8xf32>) outs(%y : memref<2x6x6x16xf32>)
@@ -443,10 +445,11 @@ func.func @named_convolution(%x: memref<2x8x8x8xf32>, %w: memref<16x3x3x8xf32>, 
 
 // -----
 
-// With parallel=true, a convolution of at least 2^20 multiply-adds runs
-// its output rows in parallel: each row writes a row of its own; the
-// contractions inside (inside the loops) stay sequential. The small
-// @named_convolution above keeps its row loop.
+// With parallel=true, a convolution of at least 2^20 multiply-adds whose
+// filters are too few to split into chunks of a vector (here 16) runs
+// row-major, its output rows in parallel: each row writes a row of its
+// own; the contractions inside (inside the loops) stay sequential. The
+// small @named_convolution above stays tap-major and sequential.
 // PAR-LABEL: func.func @parallel_named_convolution
 // PAR: scf.for %[[N:.+]] = %c0 to %c1 step %c1 {
 // PAR: scf.parallel (%[[OH:.+]]) = (%c0) to (%c32) step (%c1) {
