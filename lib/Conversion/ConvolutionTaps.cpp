@@ -416,9 +416,8 @@ struct TapBuilder {
   void buildTapMajor(SplitConvolution &split) {
     ArrayRef<int64_t> xs = shapeOf(conv.x), ys = shapeOf(conv.y),
                       ws = shapeOf(conv.w);
-    for (TapRun rows :
-         tapSpans(ys[1], xs[1], ws[conv.wDims[1]], conv.stride[0],
-                  conv.dilation[0], conv.pad[0])) {
+    for (TapRun rows : tapSpans(ys[1], xs[1], ws[conv.wDims[1]], conv.stride[0],
+                                conv.dilation[0], conv.pad[0])) {
       OpBuilder::InsertionGuard rowGuard(b);
       Value kh = loop(index(rows.tapBegin), index(rows.tapEnd));
       for (TapRun columns :
@@ -455,8 +454,7 @@ struct TapBuilder {
           b, loc, AffineMap::get(1, 0, b.getAffineDimExpr(0) * chunkSize),
           ValueRange{chunk});
     }
-    split.sharesRows =
-        shareable && !chunked && conv.role == Role::Convolution;
+    split.sharesRows = shareable && !chunked && conv.role == Role::Convolution;
     if (conv.role != Role::WeightAdjoint && !split.sharesRows) {
       buildTapMajor(split);
       return split;

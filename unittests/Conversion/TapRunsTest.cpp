@@ -96,9 +96,9 @@ TEST(TapRunsTest, MatchesBruteForce) {
 TEST(TapSpansTest, SamePaddedThreeByThree) {
   // 16 columns, 3 taps, padding 1: tap 0 misses the first column, tap 2
   // the last; each tap is a span of its own.
-  EXPECT_EQ(tapSpans(16, 16, 3, 1, 1, 1),
-            (llvm::SmallVector<TapRun>{
-                {1, 16, 0, 1}, {0, 16, 1, 2}, {0, 15, 2, 3}}));
+  EXPECT_EQ(
+      tapSpans(16, 16, 3, 1, 1, 1),
+      (llvm::SmallVector<TapRun>{{1, 16, 0, 1}, {0, 16, 1, 2}, {0, 15, 2, 3}}));
 }
 
 TEST(TapSpansTest, StridedTapsShareTheirOutputs) {
@@ -121,8 +121,8 @@ TEST(TapSpansTest, MatchesBruteForce) {
         for (int64_t dilation : {1, 2})
           for (int64_t pad : {0, 1, 2, 3})
             for (int64_t outputs : {1, 2, 4, 7})
-              expectSpansCoverExactly(outputs, inputs, kernel, stride,
-                                      dilation, pad);
+              expectSpansCoverExactly(outputs, inputs, kernel, stride, dilation,
+                                      pad);
 }
 
 } // namespace
