@@ -3,9 +3,19 @@
 // All three contractions of a convolution touch, for output row oh and
 // kernel row kh, input row ih = oh*s + kh*d - t; for a run of output columns
 // [o0, o1) and a kernel column kw, input columns o*s' + kw*d' - l, a strided
-// view. Row and tap loops are scf.for loops (a row's taps bounded by
-// affine.max/min so that ih stays inside the input); the runs of columns are
-// static, so each contraction has one static shape for the vectorizer.
+// view. The weight adjoint runs row-major (and so does a convolution whose
+// rows are shared across threads): its row and tap loops are scf.for loops
+// (a row's taps bounded by affine.max/min so that ih stays inside the
+// input); the runs of columns are static, so each contraction has one
+// static shape for the vectorizer.
+//
+// The convolution and its input adjoint nest the other way, taps outside:
+// per span of taps that reach the same outputs, one contraction over every
+// batch element and output position they reach, the input rows and columns
+// a strided view too. Their register tiles then take their rows from n, oh
+// and ow, and each weight tap is read once per tile of rows instead of once
+// per output row (an OIHW weight's channels are strided, so each read is a
+// gather; an OHWI one's filters, so each read is a transpose).
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +52,28 @@ SmallVector<TapRun> remat::tapRuns(int64_t outputs, int64_t inputs,
       runs.push_back({o, o + 1, begin, end});
   }
   return runs;
+}
+
+SmallVector<TapRun> remat::tapSpans(int64_t outputs, int64_t inputs,
+                                    int64_t kernel, int64_t stride,
+                                    int64_t dilation, int64_t pad) {
+  SmallVector<TapRun> spans;
+  for (int64_t tap = 0; tap < kernel; ++tap) {
+    // 0 <= o*stride + tap*dilation - pad < inputs.
+    int64_t first = tap * dilation - pad;
+    int64_t begin =
+        std::max<int64_t>(0, llvm::divideCeilSigned(-first, stride));
+    int64_t end = std::min<int64_t>(
+        outputs, llvm::divideFloorSigned(inputs - 1 - first, stride) + 1);
+    if (begin >= end)
+      continue;
+    if (!spans.empty() && spans.back().tapEnd == tap &&
+        spans.back().begin == begin && spans.back().end == end)
+      spans.back().tapEnd = tap + 1;
+    else
+      spans.push_back({begin, end, tap, tap + 1});
+  }
+  return spans;
 }
 
 namespace {
@@ -180,11 +212,11 @@ bool isWellFormed(const ConvolutionBuffers &conv) {
          llvm::all_of(conv.dilation, [](int64_t d) { return d > 0; });
 }
 
-/// The smallest chunk of channels an adjoint is split into: one 512-bit
+/// The smallest chunk of output channels a nest is split into: one 512-bit
 /// vector of f32, so that the chunks keep full vector tiles.
 constexpr int64_t kMinChannelChunk = 16;
 
-/// How many chunks an adjoint's output channels split into: 4 or 2 equal
+/// How many chunks a nest's output channels split into: 4 or 2 equal
 /// chunks of kMinChannelChunk or more, else 1 (no split).
 int64_t channelChunks(int64_t channels) {
   for (int64_t chunks : {4, 2})
@@ -198,9 +230,9 @@ struct TapBuilder {
   RewriterBase &b;
   Location loc;
   const ConvolutionBuffers &conv;
-  /// The adjoint's output channels this nest covers, when it is split into
-  /// chunks: [chunkBegin, chunkBegin + chunkSize) of the input channels
-  /// (input adjoint) or of the filters (weight adjoint).
+  /// The output channels this nest covers, when it is split into chunks:
+  /// [chunkBegin, chunkBegin + chunkSize) of the input channels (input
+  /// adjoint) or of the filters (convolution, weight adjoint).
   Value chunkBegin;
   int64_t chunkSize = 0;
 
@@ -251,44 +283,49 @@ struct TapBuilder {
                                      sizeFolds, strideFolds);
   }
 
-  /// out[m, n] += lhs * rhs summed over k, on views, as a linalg.matmul
-  /// over (d0, d1, d2) = (m, n, k) whose maps read the operands as they are
-  /// stored: the vectorizer turns a named contraction into one
-  /// vector.contract (a generic of the same maps, into broadcasts and
-  /// horizontal sums).
+  /// out += lhs * rhs summed over the loops `out` does not index, on views,
+  /// as a linalg.contract whose maps read the operands as they are stored:
+  /// the vectorizer turns a named contraction into one vector.contract (a
+  /// generic of the same maps, into broadcasts and horizontal sums).
   linalg::LinalgOp contraction(Value lhs, AffineMap lhsMap, Value rhs,
                                AffineMap rhsMap, Value out, AffineMap outMap) {
-    auto matmul =
-        linalg::MatmulOp::create(b, loc, ValueRange{lhs, rhs}, ValueRange{out});
-    matmul.setIndexingMapsAttr(
+    return linalg::ContractOp::create(
+        b, loc, ValueRange{lhs, rhs}, ValueRange{out},
         b.getAffineMapArrayAttr({lhsMap, rhsMap, outMap}));
-    return matmul;
+  }
+
+  /// The map from `numLoops` loops to the loops `results`.
+  AffineMap loopsMap(unsigned numLoops, ArrayRef<unsigned> results) {
+    SmallVector<AffineExpr> exprs;
+    for (unsigned loop : results)
+      exprs.push_back(b.getAffineDimExpr(loop));
+    return AffineMap::get(numLoops, 0, exprs, b.getContext());
   }
 
   AffineMap map2(unsigned first, unsigned second) {
-    return AffineMap::get(
-        3, 0, {b.getAffineDimExpr(first), b.getAffineDimExpr(second)},
-        b.getContext());
+    return loopsMap(3, {first, second});
   }
 
   /// The kernel's tap (kh, kw) as a 2-D view in its stored order, and the
-  /// map reading it when the contraction's loops `f` and `c` walk F and C.
+  /// map reading it when the contraction's loops `f` and `c` (of
+  /// `numLoops`) walk F and C.
   std::pair<Value, AffineMap> kernelTap(Value kh, Value kw, unsigned f,
-                                        unsigned c) {
+                                        unsigned c, unsigned numLoops = 3) {
     ArrayRef<int64_t> ws = shapeOf(conv.w);
     SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0));
     SmallVector<int64_t> sizes(ws), strides(4, 1);
     offsets[conv.wDims[1]] = kh;
     offsets[conv.wDims[2]] = kw;
     std::tie(offsets[conv.wDims[0]], sizes[conv.wDims[0]]) =
-        channels(conv.role == Role::WeightAdjoint, ws[conv.wDims[0]]);
+        channels(conv.role != Role::InputAdjoint, ws[conv.wDims[0]]);
     std::tie(offsets[conv.wDims[3]], sizes[conv.wDims[3]]) =
         channels(conv.role == Role::InputAdjoint, ws[conv.wDims[3]]);
     sizes[conv.wDims[1]] = sizes[conv.wDims[2]] = 1;
     Value tap =
         view(conv.w, offsets, sizes, strides, {conv.wDims[1], conv.wDims[2]});
     bool filtersFirst = conv.wDims[0] < conv.wDims[3];
-    return {tap, filtersFirst ? map2(f, c) : map2(c, f)};
+    return {tap, filtersFirst ? loopsMap(numLoops, {f, c})
+                              : loopsMap(numLoops, {c, f})};
   }
 
   /// The contraction of one run of columns [o0, o0 + width) at output row
@@ -297,12 +334,9 @@ struct TapBuilder {
                                   Value kw, int64_t o0, int64_t width) {
     ArrayRef<int64_t> xs = shapeOf(conv.x), ys = shapeOf(conv.y);
     Value iw = inputPosition(1, index(0), kw, o0);
-    auto [xBegin, xChannels] =
-        channels(conv.role == Role::InputAdjoint, xs[3]);
-    auto [yBegin, yChannels] =
-        channels(conv.role == Role::WeightAdjoint, ys[3]);
-    Value xRow = view(conv.x, {n, ih, iw, xBegin}, {1, 1, width, xChannels},
-                      {1, 1, conv.stride[1], 1}, {0, 1});
+    auto [yBegin, yChannels] = channels(/*chunked=*/true, ys[3]);
+    Value xRow = view(conv.x, {n, ih, iw, b.getIndexAttr(0)},
+                      {1, 1, width, xs[3]}, {1, 1, conv.stride[1], 1}, {0, 1});
     Value yRow = view(conv.y, {n, oh, b.getIndexAttr(o0), yBegin},
                       {1, 1, width, yChannels}, {1, 1, 1, 1}, {0, 1});
     switch (conv.role) {
@@ -310,10 +344,8 @@ struct TapBuilder {
       auto [tap, tapMap] = kernelTap(kh, kw, 1, 2);
       return contraction(xRow, map2(0, 2), tap, tapMap, yRow, map2(0, 1));
     }
-    case Role::InputAdjoint: { // (ow, c, f)
-      auto [tap, tapMap] = kernelTap(kh, kw, 2, 1);
-      return contraction(yRow, map2(0, 2), tap, tapMap, xRow, map2(0, 1));
-    }
+    case Role::InputAdjoint:
+      llvm_unreachable("the input adjoint is built tap-major");
     case Role::WeightAdjoint: { // (f, c, ow)
       auto [tap, tapMap] = kernelTap(kh, kw, 0, 1);
       return contraction(yRow, map2(2, 0), xRow, map2(2, 1), tap, tapMap);
@@ -322,18 +354,99 @@ struct TapBuilder {
     llvm_unreachable("unknown role");
   }
 
-  /// With `shareable`, an adjoint's loop over chunks of its output
-  /// channels first; then loops n, oh, kh (the taps keeping ih inside the
-  /// input), then per run of columns a loop over its kernel columns around
-  /// its contraction.
+  /// The contraction for kernel taps (kh, kw) of `rows` and `columns`
+  /// (tapSpans) over every n and the outputs (oh, ow) of the spans, with
+  /// x[n, oh*s + kh*d - t, ow*s' + kw*d' - l, c] a strided view: y[.., f]
+  /// += x[.., c] * w[f, kh, kw, c] for a convolution, x[.., c] += y[.., f]
+  /// * w[f, kh, kw, c] for its input adjoint. Its loops are n, oh, ow (less
+  /// those of extent 1), the output's channels, then the summed ones; the
+  /// rows of a register tile span n, oh and ow, so a tile of the weight's
+  /// tap read into registers serves all of them.
+  linalg::LinalgOp tapContraction(Value kh, Value kw, TapRun rows,
+                                  TapRun columns) {
+    ArrayRef<int64_t> xs = shapeOf(conv.x), ys = shapeOf(conv.y);
+    SmallVector<int64_t> extents = {xs[0], rows.end - rows.begin,
+                                    columns.end - columns.begin};
+    SmallVector<unsigned> dropped;
+    for (unsigned d = 0; d < extents.size(); ++d)
+      if (extents[d] == 1)
+        dropped.push_back(d);
+    // A contraction keeps one row loop even when every extent is 1.
+    if (dropped.size() == extents.size())
+      dropped.pop_back();
+    unsigned rowLoops = extents.size() - dropped.size();
+    unsigned outChannel = rowLoops, inChannel = rowLoops + 1;
+    unsigned numLoops = rowLoops + 2;
+    SmallVector<unsigned> rowsThenOut = llvm::to_vector(llvm::seq(rowLoops));
+    SmallVector<unsigned> rowsThenIn(rowsThenOut);
+    rowsThenOut.push_back(outChannel);
+    rowsThenIn.push_back(inChannel);
+
+    bool adjoint = conv.role == Role::InputAdjoint;
+    Value ih = inputPosition(0, index(0), kh, rows.begin);
+    Value iw = inputPosition(1, index(0), kw, columns.begin);
+    auto [xBegin, xChannels] = channels(adjoint, xs[3]);
+    auto [yBegin, yChannels] = channels(!adjoint, ys[3]);
+    Value xTaps = view(conv.x, {b.getIndexAttr(0), ih, iw, xBegin},
+                       {extents[0], extents[1], extents[2], xChannels},
+                       {1, conv.stride[0], conv.stride[1], 1}, dropped);
+    Value yTaps = view(conv.y,
+                       {b.getIndexAttr(0), b.getIndexAttr(rows.begin),
+                        b.getIndexAttr(columns.begin), yBegin},
+                       {extents[0], extents[1], extents[2], yChannels},
+                       {1, 1, 1, 1}, dropped);
+    AffineMap outMap = loopsMap(numLoops, rowsThenOut),
+              inMap = loopsMap(numLoops, rowsThenIn);
+    if (adjoint) {
+      auto [tap, tapMap] =
+          kernelTap(kh, kw, /*f=*/inChannel, /*c=*/outChannel, numLoops);
+      return contraction(yTaps, inMap, tap, tapMap, xTaps, outMap);
+    }
+    auto [tap, tapMap] =
+        kernelTap(kh, kw, /*f=*/outChannel, /*c=*/inChannel, numLoops);
+    return contraction(xTaps, inMap, tap, tapMap, yTaps, outMap);
+  }
+
+  /// A convolution or its input adjoint tap-major: per span of kernel rows
+  /// and of kernel columns (taps that reach the same outputs), loops over
+  /// its taps around one contraction over every output they reach. Each
+  /// weight tap is read once per register tile of outputs, not once per
+  /// output row: with the weight stored OIHW its channels are strided and
+  /// each read a gather; else a transpose in registers.
+  void buildTapMajor(SplitConvolution &split) {
+    ArrayRef<int64_t> xs = shapeOf(conv.x), ys = shapeOf(conv.y),
+                      ws = shapeOf(conv.w);
+    for (TapRun rows : tapSpans(ys[1], xs[1], ws[conv.wDims[1]], conv.stride[0],
+                                conv.dilation[0], conv.pad[0])) {
+      OpBuilder::InsertionGuard rowGuard(b);
+      Value kh = loop(index(rows.tapBegin), index(rows.tapEnd));
+      for (TapRun columns :
+           tapSpans(ys[2], xs[2], ws[conv.wDims[2]], conv.stride[1],
+                    conv.dilation[1], conv.pad[2])) {
+        OpBuilder::InsertionGuard columnGuard(b);
+        Value kw = loop(index(columns.tapBegin), index(columns.tapEnd));
+        split.contractions.push_back(tapContraction(kh, kw, rows, columns));
+      }
+    }
+  }
+
+  /// With `shareable`, a loop over chunks of the output's channels first.
+  /// Then a convolution and its input adjoint tap-major (buildTapMajor),
+  /// the weight adjoint row-major: loops n, oh, kh (the taps keeping ih
+  /// inside the input), then per run of columns a loop over its kernel
+  /// columns around its contraction. A shareable convolution whose filters
+  /// do not split into chunks runs row-major too, its rows shared: each
+  /// output element sums its taps in the same order either way.
   SplitConvolution build(bool shareable) {
     ArrayRef<int64_t> xs = shapeOf(conv.x), ys = shapeOf(conv.y),
                       ws = shapeOf(conv.w);
     int64_t kernelRows = ws[conv.wDims[1]], kernelColumns = ws[conv.wDims[2]];
     SplitConvolution split;
+    split.kind = kindOf(conv.role).str();
     int64_t outputChannels = conv.role == Role::InputAdjoint ? xs[3] : ys[3];
     int64_t chunks = channelChunks(outputChannels);
-    if (shareable && conv.role != Role::Convolution && chunks > 1) {
+    bool chunked = shareable && chunks > 1;
+    if (chunked) {
       chunkSize = outputChannels / chunks;
       Value chunk = loop(index(0), index(chunks));
       split.shareableLoop = scf::getForInductionVarOwner(chunk);
@@ -341,9 +454,14 @@ struct TapBuilder {
           b, loc, AffineMap::get(1, 0, b.getAffineDimExpr(0) * chunkSize),
           ValueRange{chunk});
     }
+    split.sharesRows = shareable && !chunked && conv.role == Role::Convolution;
+    if (conv.role != Role::WeightAdjoint && !split.sharesRows) {
+      buildTapMajor(split);
+      return split;
+    }
     Value n = loop(index(0), index(xs[0]));
     Value oh = loop(index(0), index(ys[1]));
-    if (shareable && conv.role == Role::Convolution)
+    if (split.sharesRows)
       split.shareableLoop = scf::getForInductionVarOwner(oh);
     // 0 <= oh*s + kh*d - t < H.
     AffineExpr o = b.getAffineDimExpr(0);
@@ -372,7 +490,6 @@ struct TapBuilder {
       split.contractions.push_back(
           runContraction(n, oh, ih, kh, kw, run.begin, run.end - run.begin));
     }
-    split.kind = kindOf(conv.role).str();
     return split;
   }
 };

@@ -3,12 +3,14 @@
 //
 // A 2-D convolution on buffers (the forward, input-adjoint and weight-adjoint
 // kernels of remat/Tosa/WindowKernels.h, or an unpadded
-// linalg.conv_2d_nhwc_fhwc) run as loops over output rows and kernel taps
-// around one contraction over channels per run of output columns that read
-// through the same taps. Every operand of a contraction is a
-// memref.subview of a buffer the op already had: nothing is allocated, and
-// padding costs no work, since a tap's loops cover only the outputs it
-// reaches inside the input.
+// linalg.conv_2d_nhwc_fhwc) run as loops over kernel taps around one
+// contraction over every output the taps reach (the forward and the input
+// adjoint), or over output rows and kernel taps around one contraction over
+// channels per run of output columns that read through the same taps (the
+// weight adjoint). Every operand of a contraction is a memref.subview of a
+// buffer the op already had: nothing is allocated, and padding costs no
+// work, since a tap's loops cover only the outputs it reaches inside the
+// input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,22 +43,34 @@ llvm::SmallVector<TapRun> tapRuns(int64_t outputs, int64_t inputs,
                                   int64_t kernel, int64_t stride,
                                   int64_t dilation, int64_t pad);
 
+/// The same pairs grouped the other way: per kernel tap, the outputs that
+/// read through it inside the input, consecutive taps with the same
+/// outputs in one run, in order of taps.
+llvm::SmallVector<TapRun> tapSpans(int64_t outputs, int64_t inputs,
+                                   int64_t kernel, int64_t stride,
+                                   int64_t dilation, int64_t pad);
+
 /// What splitConvolution made.
 struct SplitConvolution {
-  /// The contractions on views, one per run of output columns.
+  /// The contractions on views: one per pair of spans of kernel rows and
+  /// columns (forward, input adjoint), per run of output columns (weight
+  /// adjoint).
   llvm::SmallVector<mlir::linalg::LinalgOp> contractions;
   /// What the op computed ("convolution", "input_adjoint",
   /// "weight_adjoint").
   std::string kind;
   /// With `shareable`: a loop whose iterations write disjoint parts of the
   /// op's output, each element by the same operations in the same order as
-  /// without it, for the caller to run in parallel. A convolution's loop
-  /// over output rows (each writes a row of its own); an adjoint's loop
-  /// over chunks of its output's channels (the input channels of the input
-  /// adjoint, the filters of the weight adjoint), around the whole nest:
-  /// its rows add into rows and taps that other rows add into too. Null
-  /// when the channels do not split into chunks of a vector or more.
+  /// without it, for the caller to run in parallel: the loop over chunks of
+  /// the output's channels (the filters of the convolution and its weight
+  /// adjoint, the input channels of the input adjoint), around the whole
+  /// nest, whose taps and rows add into outputs that other taps and rows
+  /// add into too; a convolution whose filters do not split into chunks of
+  /// a vector or more shares its loop over output rows instead (each
+  /// writes a row of its own), an adjoint nothing (null).
   mlir::scf::ForOp shareableLoop;
+  /// Whether shareableLoop runs over output rows.
+  bool sharesRows = false;
 };
 
 /// Replaces `op` by loops over views and contractions when it is a

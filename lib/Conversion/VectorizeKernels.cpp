@@ -79,7 +79,11 @@ Type computeType(linalg::LinalgOp op) {
 }
 
 /// Register tile of a contraction: m rows by two vectors of n by 16 steps
-/// of k; batch loops and all but the innermost m, n and k loops 1.
+/// of k; batch loops and all but the innermost n and k loops 1. The rows
+/// come from the innermost m loop, then from the next ones out while rows
+/// are left: every row reuses the tile of the right operand read into
+/// registers (a convolution's input adjoint has m loops n, oh and ow, each
+/// a few long).
 SmallVector<int64_t> contractionTile(linalg::LinalgOp op,
                                      const linalg::ContractionDimensions &dims,
                                      const VectorUnit &unit) {
@@ -87,7 +91,10 @@ SmallVector<int64_t> contractionTile(linalg::LinalgOp op,
   SmallVector<int64_t> tile(ranges.size(), 1);
   int64_t rows = unit.registers >= 32 ? 8 : 4;
   int64_t columns = 2 * unit.lanes(computeType(op));
-  tile[dims.m.back()] = largestDivisorAtMost(ranges[dims.m.back()], rows);
+  for (unsigned m : llvm::reverse(dims.m)) {
+    tile[m] = largestDivisorAtMost(ranges[m], rows);
+    rows /= tile[m];
+  }
   tile[dims.n.back()] = largestDivisorAtMost(ranges[dims.n.back()], columns);
   tile[dims.k.back()] = largestDivisorAtMost(ranges[dims.k.back()], 16);
   return tile;
@@ -216,7 +223,7 @@ struct VectorizeKernelsPass final
         ++numParallel;
         remark::passed(opLocation, remarkOptions(shared))
             << split->kind +
-                   (split->kind == "convolution"
+                   (split->sharesRows
                         ? " rows run in parallel"
                         : " in parallel chunks of its output channels");
       }

@@ -158,35 +158,34 @@ func.func @mask(%x: memref<32xf32>, %y: memref<32xf32>, %z: memref<32xi1>) {
 // -----
 
 // A padded, strided convolution's kernel (remat.window, reading x with
-// memref.load through bounds checks) runs tap by tap: loops over batch,
-// output rows and the kernel rows that keep the input row inside x
-// (affine.max/min), then per run of output columns reading through the
-// same kernel columns (here three runs of one column: 0 reads taps 1-2, 1
-// all three, 2 taps 0-1) a loop over those columns around a contraction
-// over channels on views: x's columns by the stride, y's row, the
-// kernel's tap. No gather is left, and nothing is allocated.
+// memref.load through bounds checks) runs tap by tap: per span of kernel
+// rows and of kernel columns that reach the same outputs (tap 0 outputs
+// 1-2, tap 1 all three, tap 2 outputs 0-1), a loop over its taps around a
+// contraction over channels on views: x's rows and columns by the stride,
+// the outputs the taps reach, the kernel's tap. The unit batch is left
+// out. No gather is left, and nothing is allocated.
 // CHECK-LABEL: func.func @convolution_strided
 // CHECK-NOT: memref.alloc
-// CHECK: scf.for %[[N:.+]] = %c0 to %c1
-// CHECK: scf.for %[[OH:.+]] = %c0 to %c3
-// CHECK: %[[LO:.+]] = affine.max #{{.+}}(%[[OH]])
-// CHECK: %[[HI:.+]] = affine.min #{{.+}}(%[[OH]])
-// CHECK: scf.for %[[KH:.+]] = %[[LO]] to %[[HI]]
-// CHECK: %[[IH:.+]] = affine.apply #{{.+}}(%[[OH]], %[[KH]])
-// CHECK: scf.for %[[KW:.+]] = %c1 to %c3
-// CHECK: memref.subview %{{.+}}[%[[N]], %[[IH]], %{{.+}}, 0] [1, 1, 1, 8] [1, 1, 2, 1] : memref<1x5x5x8xf32> to memref<1x8xf32
-// CHECK: memref.subview %{{.+}}[%[[N]], %[[OH]], 0, 0] [1, 1, 1, 16] [1, 1, 1, 1] : memref<1x3x3x16xf32> to memref<1x16xf32
+// CHECK: scf.for %[[KH:.+]] = %c0 to %c1
+// CHECK: scf.for %[[KW:.+]] = %c0 to %c1
+// CHECK: %[[IH:.+]] = affine.apply #{{.+}}(%c0, %[[KH]])
+// CHECK: %[[IW:.+]] = affine.apply #{{.+}}(%c0, %[[KW]])
+// CHECK: memref.subview %{{.+}}[0, %[[IH]], %[[IW]], 0] [1, 2, 2, 8] [1, 2, 2, 1] : memref<1x5x5x8xf32> to memref<2x2x8xf32
+// CHECK: memref.subview %{{.+}}[0, 1, 1, 0] [1, 2, 2, 16] [1, 1, 1, 1] : memref<1x3x3x16xf32> to memref<2x2x16xf32
 // CHECK: memref.subview %{{.+}}[0, %[[KH]], %[[KW]], 0] [16, 1, 1, 8] [1, 1, 1, 1] : memref<16x3x3x8xf32> to memref<16x8xf32
 // CHECK: vector.fma {{.*}} : vector<16xf32>
-// CHECK: scf.for %{{.+}} = %c0 to %c3
-// CHECK: memref.subview %{{.+}}[%[[N]], %[[OH]], 1, 0] [1, 1, 1, 16]
-// CHECK: scf.for %{{.+}} = %c0 to %c2
-// CHECK: memref.subview %{{.+}}[%[[N]], %[[OH]], 2, 0] [1, 1, 1, 16]
+// CHECK: scf.for %{{.+}} = %c1 to %c2
+// CHECK: memref.subview %{{.+}}[0, 1, 0, 0] [1, 2, 3, 16]
+// CHECK: scf.for %{{.+}} = %c2 to %c3
+// CHECK: memref.subview %{{.+}}[0, 1, 0, 0] [1, 2, 2, 16]
+// CHECK: scf.for %{{.+}} = %c1 to %c2
+// CHECK: scf.for %{{.+}} = %c0 to %c1
+// CHECK: memref.subview %{{.+}}[0, 0, 1, 0] [1, 3, 2, 16]
 // CHECK-NOT: memref.load
 // CHECK-NOT: memref.alloc
 // CHECK: return
 // REMARK: remark: [Passed] Vectorize | Category:remat | Function=convolution_strided | Remark="convolution tap by tap: a contraction over views"
-// REMARK: remark: [Passed] Vectorize | Category:remat | Function=convolution_strided | Remark="contraction tiled [1, 16, 8] and vectorized"
+// REMARK: remark: [Passed] Vectorize | Category:remat | Function=convolution_strided | Remark="contraction tiled [2, 2, 16, 8] and vectorized"
 func.func @convolution_strided(%arg1: memref<16x3x3x8xf32>, %alloc: memref<1x3x3x16xf32>, %arg0: memref<1x5x5x8xf32>) {
   %c2 = arith.constant 2 : index
   %c-1 = arith.constant -1 : index
@@ -280,22 +279,35 @@ func.func @weight_adjoint_strided(%alloc_8: memref<1x3x3x16xf32>, %alloc_9: memr
 
 // -----
 
-// The input adjoint of a stride-2 convolution: instead of visiting every
-// input position and tap and keeping the 1 in 4 that an output reads, each
-// tap adds g[ow, f] * w[f, kh, kw, c] into a view of dx that steps by the
-// stride: no work for the pairs no output reads.
+// The input adjoint of a stride-2 convolution, tap-major: instead of
+// visiting every input position and tap and keeping the 1 in 4 that an
+// output reads, each span of kernel rows and of kernel columns (taps that
+// reach the same outputs: tap 0 outputs 1-2, tap 1 all three, tap 2
+// outputs 0-1) adds g[oh, ow, f] * w[f, kh, kw, c] for every output it
+// reaches into a view of dx that steps by the stride in both dimensions:
+// no work for the pairs no output reads. The unit batch is left out.
 // CHECK-LABEL: func.func @input_adjoint_strided
-// CHECK: scf.for %[[N:.+]] = %c0 to %c1
-// CHECK: scf.for %[[OH:.+]] = %c0 to %c3
-// CHECK: %[[LO:.+]] = affine.max
-// CHECK: scf.for %[[KH:.+]] = %[[LO]] to %{{.+}} step
-// CHECK: %[[IH:.+]] = affine.apply #{{.+}}(%[[OH]], %[[KH]])
-// CHECK: memref.subview %{{.+}}[%[[N]], %[[IH]], %{{.+}}, 0] [1, 1, 1, 8] [1, 1, 2, 1] : memref<1x5x5x8xf32> to memref<1x8xf32
+// CHECK-NOT: memref.alloc
+// CHECK: scf.for %[[KH:.+]] = %c0 to %c1
+// CHECK: scf.for %[[KW:.+]] = %c0 to %c1
+// CHECK: %[[IH:.+]] = affine.apply #{{.+}}(%c0, %[[KH]])
+// CHECK: %[[IW:.+]] = affine.apply #{{.+}}(%c0, %[[KW]])
+// CHECK: memref.subview %{{.+}}[0, %[[IH]], %[[IW]], 0] [1, 2, 2, 8] [1, 2, 2, 1] : memref<1x5x5x8xf32> to memref<2x2x8xf32
+// CHECK: memref.subview %{{.+}}[0, 1, 1, 0] [1, 2, 2, 16] [1, 1, 1, 1] : memref<1x3x3x16xf32> to memref<2x2x16xf32
+// CHECK: memref.subview %{{.+}}[0, %[[KH]], %[[KW]], 0] [16, 1, 1, 8] [1, 1, 1, 1] : memref<16x3x3x8xf32> to memref<16x8xf32
 // CHECK: vector.fma {{.*}} : vector<8xf32>
+// CHECK: scf.for %{{.+}} = %c1 to %c2
+// CHECK: memref.subview %{{.+}} [1, 2, 3, 8] [1, 2, 2, 1] : memref<1x5x5x8xf32> to memref<2x3x8xf32
+// CHECK: scf.for %{{.+}} = %c2 to %c3
+// CHECK: memref.subview %{{.+}} [1, 2, 2, 8] [1, 2, 2, 1] : memref<1x5x5x8xf32> to memref<2x2x8xf32
+// CHECK: scf.for %{{.+}} = %c1 to %c2
+// CHECK: scf.for %{{.+}} = %c0 to %c1
+// CHECK: memref.subview %{{.+}} [1, 3, 2, 8] [1, 2, 2, 1] : memref<1x5x5x8xf32> to memref<3x2x8xf32
 // CHECK-NOT: memref.load
+// CHECK-NOT: memref.alloc
 // CHECK: return
 // REMARK: remark: [Passed] Vectorize | Category:remat | Function=input_adjoint_strided | Remark="input_adjoint tap by tap: a contraction over views"
-// REMARK: remark: [Passed] Vectorize | Category:remat | Function=input_adjoint_strided | Remark="contraction tiled [1, 8, 16] and vectorized"
+// REMARK: remark: [Passed] Vectorize | Category:remat | Function=input_adjoint_strided | Remark="contraction tiled [2, 2, 8, 16] and vectorized"
 func.func @input_adjoint_strided(%arg1: memref<16x3x3x8xf32>, %alloc_10: memref<1x5x5x8xf32>, %alloc_8: memref<1x3x3x16xf32>) {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
@@ -341,21 +353,90 @@ func.func @input_adjoint_strided(%arg1: memref<16x3x3x8xf32>, %alloc_10: memref<
   return
 }
 
+
+// -----
+
+// The input adjoint with the weight stored OIHW (as ONNX stores it): a
+// tap's channels step by 9, so reading a tile of it into registers is a
+// gather. The tap's contraction covers the batch and every output the tap
+// reaches, and the register tile takes its rows from ow, oh and n in turn:
+// for the middle tap all 8 (2 by 2 by 2) in one tile, so the tap's
+// [16 x 16] tile is read once for 8 rows, then 8 FMAs per step of f.
+// CHECK-LABEL: func.func @input_adjoint_oihw
+// CHECK-NOT: memref.alloc
+// CHECK: scf.for %{{.+}} = %c0 to %c1
+// CHECK: scf.for %{{.+}} = %c0 to %c1
+// CHECK: memref.subview %{{.+}} [2, 1, 1, 16] [1, 1, 1, 1] : memref<2x2x2x16xf32> to memref<2x16xf32
+// CHECK: scf.for %{{.+}} = %c1 to %c2
+// CHECK: scf.for %{{.+}} = %c2 to %c3
+// CHECK: scf.for %[[KH:.+]] = %c1 to %c2
+// CHECK: scf.for %{{.+}} = %c0 to %c1
+// CHECK: scf.for %[[KW:.+]] = %c1 to %c2
+// CHECK: memref.subview %{{.+}}[0, %{{.+}}, %{{.+}}, 0] [2, 2, 2, 16] [1, 1, 1, 1] : memref<2x2x2x16xf32> to memref<2x2x2x16xf32
+// CHECK: memref.subview %{{.+}}[0, 0, 0, 0] [2, 2, 2, 16] [1, 1, 1, 1] : memref<2x2x2x16xf32> to memref<2x2x2x16xf32
+// CHECK: memref.subview %{{.+}}[0, 0, %[[KH]], %[[KW]]] [16, 16, 1, 1] [1, 1, 1, 1] : memref<16x16x3x3xf32> to memref<16x16xf32, strided<[144, 9], offset: ?>>
+// CHECK-NOT: scf.for
+// CHECK: vector.transfer_read %{{.+}} : memref<16x16xf32, strided<[144, 9], offset: ?>>, vector<16x16xf32>
+// CHECK: vector.transfer_read %{{.+}} vector<2x2x2x16xf32>
+// CHECK-NOT: vector.transfer_read
+// CHECK-COUNT-128: vector.fma {{.*}} : vector<16xf32>
+// CHECK-NOT: vector.fma
+// CHECK: vector.transfer_write {{.*}} : vector<2x2x2x16xf32>
+// CHECK: scf.for %{{.+}} = %c2 to %c3
+// CHECK-NOT: memref.load
+// CHECK: return
+func.func @input_adjoint_oihw(%w: memref<16x16x3x3xf32>, %dx: memref<2x2x2x16xf32>, %g: memref<2x2x2x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%w : memref<16x16x3x3xf32>) outs(%dx : memref<2x2x2x16xf32>) attrs =  {remat.window = {dilation = array<i64: 1, 1>, kind = "input_adjoint", pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>}} {
+  ^bb0(%in: f32, %out: f32):
+    %n = linalg.index 0 : index
+    %ih = linalg.index 1 : index
+    %kh = linalg.index 5 : index
+    %ih1 = arith.addi %ih, %c1 : index
+    %oh = arith.subi %ih1, %kh : index
+    %ohLow = arith.cmpi sge, %oh, %c0 : index
+    %ohHigh = arith.cmpi slt, %oh, %c2 : index
+    %ohIn = arith.andi %ohLow, %ohHigh : i1
+    %ohAt = arith.select %ohIn, %oh, %c0 : index
+    %iw = linalg.index 2 : index
+    %kw = linalg.index 6 : index
+    %iw1 = arith.addi %iw, %c1 : index
+    %ow = arith.subi %iw1, %kw : index
+    %owLow = arith.cmpi sge, %ow, %c0 : index
+    %owHigh = arith.cmpi slt, %ow, %c2 : index
+    %owIn = arith.andi %owLow, %owHigh : i1
+    %owAt = arith.select %owIn, %ow, %c0 : index
+    %f = linalg.index 4 : index
+    %inside = arith.andi %ohIn, %owIn : i1
+    %gv = memref.load %g[%n, %ohAt, %owAt, %f] : memref<2x2x2x16xf32>
+    %product = arith.mulf %gv, %in : f32
+    %term = arith.select %inside, %product, %cst : f32
+    %sum = arith.addf %out, %term : f32
+    linalg.yield %sum : f32
+  }
+  return
+}
 // -----
 
 // An unpadded convolution (TOSA lowers it to linalg.conv_2d_nhwc_fhwc,
-// which the vectorizer refuses) runs tap by tap too: one run of all six
-// output columns through all three kernel columns.
+// which the vectorizer refuses) runs tap by tap too: every tap reaches
+// every output, so one span of all three kernel rows and one of all three
+// columns around a contraction over the whole batch and all 6x6 outputs,
+// in register tiles of a row of six.
 // CHECK-LABEL: func.func @named_convolution
 // PAR-LABEL: func.func @named_convolution
 // PAR-NOT: scf.parallel
 // PAR: return
 // CHECK: scf.for %{{.+}} = %c0 to %c3 step %c1
-// CHECK: memref.subview %{{.+}} [1, 1, 6, 8] [1, 1, 1, 1] : memref<2x8x8x8xf32> to memref<6x8xf32
+// CHECK: scf.for %{{.+}} = %c0 to %c3 step %c1
+// CHECK: memref.subview %{{.+}} [2, 6, 6, 8] [1, 1, 1, 1] : memref<2x8x8x8xf32> to memref<2x6x6x8xf32
 // CHECK: vector.fma {{.*}} : vector<16xf32>
 // CHECK-NOT: linalg.conv_2d_nhwc_fhwc
 // REMARK: remark: [Passed] Vectorize | Category:remat | Function=named_convolution | Remark="convolution tap by tap: a contraction over views"
-// REMARK: remark: [Passed] Vectorize | Category:remat | Function=named_convolution | Remark="contraction tiled [6, 16, 8] and vectorized"
+// REMARK: remark: [Passed] Vectorize | Category:remat | Function=named_convolution | Remark="contraction tiled [1, 1, 6, 16, 8] and vectorized"
 func.func @named_convolution(%x: memref<2x8x8x8xf32>, %w: memref<16x3x3x8xf32>, %y: memref<2x6x6x16xf32>) {
   linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : memref<2x8x8x8xf32>, memref<16x3x3x8xf32>) outs(%y : memref<2x6x6x16xf32>)
@@ -364,10 +445,11 @@ func.func @named_convolution(%x: memref<2x8x8x8xf32>, %w: memref<16x3x3x8xf32>, 
 
 // -----
 
-// With parallel=true, a convolution of at least 2^20 multiply-adds runs
-// its output rows in parallel: each row writes a row of its own; the
-// contractions inside (inside the loops) stay sequential. The small
-// @named_convolution above keeps its row loop.
+// With parallel=true, a convolution of at least 2^20 multiply-adds whose
+// filters are too few to split into chunks of a vector (here 16) runs
+// row-major, its output rows in parallel: each row writes a row of its
+// own; the contractions inside (inside the loops) stay sequential. The
+// small @named_convolution above stays tap-major and sequential.
 // PAR-LABEL: func.func @parallel_named_convolution
 // PAR: scf.for %[[N:.+]] = %c0 to %c1 step %c1 {
 // PAR: scf.parallel (%[[OH:.+]]) = (%c0) to (%c32) step (%c1) {

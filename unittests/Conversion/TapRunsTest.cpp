@@ -6,15 +6,16 @@
 
 using remat::TapRun;
 using remat::tapRuns;
+using remat::tapSpans;
 
 namespace {
 
 /// Every (output, tap) pair whose input position lies inside the input is
-/// in exactly one run, and no other pair is: the brute-force definition.
-void expectRunsCoverExactly(int64_t outputs, int64_t inputs, int64_t kernel,
-                            int64_t stride, int64_t dilation, int64_t pad) {
-  llvm::SmallVector<TapRun> runs =
-      tapRuns(outputs, inputs, kernel, stride, dilation, pad);
+/// in exactly one of `runs`, and no other pair is: the brute-force
+/// definition.
+void expectCoverExactly(llvm::ArrayRef<TapRun> runs, int64_t outputs,
+                        int64_t inputs, int64_t kernel, int64_t stride,
+                        int64_t dilation, int64_t pad) {
   for (int64_t o = 0; o < outputs; ++o)
     for (int64_t t = 0; t < kernel; ++t) {
       int64_t i = o * stride + t * dilation - pad;
@@ -28,8 +29,24 @@ void expectRunsCoverExactly(int64_t outputs, int64_t inputs, int64_t kernel,
           << ", inputs " << inputs << ", kernel " << kernel << ", stride "
           << stride << ", dilation " << dilation << ", pad " << pad << ")";
     }
+}
+
+void expectRunsCoverExactly(int64_t outputs, int64_t inputs, int64_t kernel,
+                            int64_t stride, int64_t dilation, int64_t pad) {
+  llvm::SmallVector<TapRun> runs =
+      tapRuns(outputs, inputs, kernel, stride, dilation, pad);
+  expectCoverExactly(runs, outputs, inputs, kernel, stride, dilation, pad);
   for (size_t r = 1; r < runs.size(); ++r)
     EXPECT_LE(runs[r - 1].end, runs[r].begin);
+}
+
+void expectSpansCoverExactly(int64_t outputs, int64_t inputs, int64_t kernel,
+                             int64_t stride, int64_t dilation, int64_t pad) {
+  llvm::SmallVector<TapRun> spans =
+      tapSpans(outputs, inputs, kernel, stride, dilation, pad);
+  expectCoverExactly(spans, outputs, inputs, kernel, stride, dilation, pad);
+  for (size_t r = 1; r < spans.size(); ++r)
+    EXPECT_LE(spans[r - 1].tapEnd, spans[r].tapBegin);
 }
 
 TEST(TapRunsTest, SamePaddedThreeByThree) {
@@ -74,6 +91,38 @@ TEST(TapRunsTest, MatchesBruteForce) {
             for (int64_t outputs : {1, 2, 4, 7})
               expectRunsCoverExactly(outputs, inputs, kernel, stride, dilation,
                                      pad);
+}
+
+TEST(TapSpansTest, SamePaddedThreeByThree) {
+  // 16 columns, 3 taps, padding 1: tap 0 misses the first column, tap 2
+  // the last; each tap is a span of its own.
+  EXPECT_EQ(
+      tapSpans(16, 16, 3, 1, 1, 1),
+      (llvm::SmallVector<TapRun>{{1, 16, 0, 1}, {0, 16, 1, 2}, {0, 15, 2, 3}}));
+}
+
+TEST(TapSpansTest, StridedTapsShareTheirOutputs) {
+  // Stride 2, padding 1, 8 columns to 4: taps 1 and 2 reach all four.
+  EXPECT_EQ(tapSpans(4, 8, 3, 2, 1, 1),
+            (llvm::SmallVector<TapRun>{{1, 4, 0, 1}, {0, 4, 1, 3}}));
+}
+
+TEST(TapSpansTest, TapsThatReachNoOutputAreInNoSpan) {
+  // Padding 2 before an input of 2, one output: taps 0 and 1 read only
+  // padding.
+  EXPECT_EQ(tapSpans(1, 2, 3, 1, 1, 2),
+            (llvm::SmallVector<TapRun>{{0, 1, 2, 3}}));
+}
+
+TEST(TapSpansTest, MatchesBruteForce) {
+  for (int64_t inputs : {1, 2, 5, 8, 13})
+    for (int64_t kernel : {1, 2, 3, 5, 7})
+      for (int64_t stride : {1, 2, 3})
+        for (int64_t dilation : {1, 2})
+          for (int64_t pad : {0, 1, 2, 3})
+            for (int64_t outputs : {1, 2, 4, 7})
+              expectSpansCoverExactly(outputs, inputs, kernel, stride, dilation,
+                                      pad);
 }
 
 } // namespace

@@ -381,13 +381,21 @@ def VectorizeKernelsPass
 
     A 2-D convolution (the forward, input-adjoint and weight-adjoint
     kernels marked `remat.window`, and unpadded `linalg.conv_2d_nhwc_fhwc`)
-    first becomes `scf.for` loops over batch, output rows and the kernel
-    rows that stay inside the input, then, for each run of output columns
-    that read through the same kernel columns, a loop over those columns
-    around one contraction on views: `y[ow, f] += x[ow*s + kw, c] *
-    w[f, kh, kw, c]` (the input adjoint `dx[...] += g[ow, f] * w`, the
-    weight adjoint `dw[f, c] += g[ow, f] * x[...]`). Padding costs no work
-    (a tap's loops cover only the outputs it reaches), a strided input
+    first becomes loops around contractions on views. The forward and the
+    input adjoint run tap-major: per span of kernel rows and of kernel
+    columns that reach the same outputs, an `scf.for` over its taps around
+    one `linalg.contract` over the batch and every output position they
+    reach, `y[n, oh, ow, f] += x[n, oh*s + kh, ow*s' + kw, c] *
+    w[f, kh, kw, c]` on a strided view of `x` (the input adjoint
+    `dx[...] += g[n, oh, ow, f] * w`), loops of extent 1 left out, so that
+    a register tile reads a tap of the weight once for up to 8 outputs of
+    the batch and both output dimensions. The weight adjoint (and a
+    forward convolution whose rows run in parallel) runs row-major:
+    `scf.for` loops over batch, output rows and the kernel rows that stay
+    inside the input, then, for each run of output columns that read
+    through the same kernel columns, a loop over those columns around one
+    contraction, `dw[f, c] += g[ow, f] * x[...]`. Padding costs no work (a
+    tap's loops cover only the outputs it reaches), a strided input
     adjoint does no work for the input positions a tap does not reach, and
     each contraction is then tiled and vectorized as below.
 
@@ -397,8 +405,10 @@ def VectorizeKernelsPass
     - a contraction (`linalg.matmul`, `linalg.batch_matmul`, generics of
       that form) gets a register tile of `m` rows (8 with 32 vector
       registers, 4 with 16) by `n` columns (two vectors) by `k` reduction
-      steps (16), each the largest divisor of its loop up to that size,
-      and every other loop 1; the tile becomes a `vector.contract`,
+      steps (16), each the largest divisor of its loop up to that size
+      (the rows from the innermost `m` loop, then from the next ones out
+      while rows are left), and every other loop 1; the tile becomes a
+      `vector.contract`,
       lowered to outer products: one broadcast and one FMA per row and
       vector, the accumulator held in registers across the `k` steps;
     - any other op (elementwise, reductions, fills, transposes) keeps its
@@ -409,11 +419,12 @@ def VectorizeKernelsPass
     outside any loop becomes an `scf.parallel` when it runs over a
     parallel dimension that indexes every output (its tiles write disjoint
     outputs) and the op has at least 2^20 points in its iteration space
-    (multiply-adds, elements); a convolution of that size runs its output
-    rows in parallel, and its input and weight adjoints, whose rows add
-    into rows and taps that several output rows reach, run in parallel
-    chunks of their output channels (2 or 4 chunks of at least 16
-    channels, around the whole loop nest). Each output element is
+    (multiply-adds, elements); a convolution of that size and its input
+    and weight adjoints, whose taps and rows add into outputs that other
+    taps and rows reach, run in parallel chunks of their output channels
+    (2 or 4 chunks of at least 16 channels, around the whole loop nest),
+    and a forward convolution whose filters do not split so runs
+    row-major, its output rows in parallel. Each output element is
     computed by the same operations in the same order whatever the number
     of threads. Nothing is allocated per thread. `convert-scf-to-openmp`
     then makes the loops OpenMP work-sharing loops.
@@ -457,7 +468,8 @@ def VectorizeKernelsPass
            "Width of a vector register in bits (0: the host's)">,
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Run the outermost tile loop of each large op, and a "
-           "convolution's output rows, as scf.parallel">
+           "convolution's chunks of output channels (or rows), as "
+           "scf.parallel">
   ];
   let statistics = [
     Statistic<"numVectorized", "vectorized", "Ops tiled and vectorized">,
