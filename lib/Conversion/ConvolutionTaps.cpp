@@ -32,17 +32,23 @@
 using namespace mlir;
 using namespace remat;
 
+/// The k in [0, count) with 0 <= first + k*step < inputs, as [begin, end):
+/// for one output the taps that reach the input (step: the dilation), or
+/// for one tap the outputs it reaches (step: the stride).
+static std::pair<int64_t, int64_t> inside(int64_t first, int64_t step,
+                                          int64_t count, int64_t inputs) {
+  return {std::max<int64_t>(0, llvm::divideCeilSigned(-first, step)),
+          std::min<int64_t>(
+              count, llvm::divideFloorSigned(inputs - 1 - first, step) + 1)};
+}
+
 SmallVector<TapRun> remat::tapRuns(int64_t outputs, int64_t inputs,
                                    int64_t kernel, int64_t stride,
                                    int64_t dilation, int64_t pad) {
   SmallVector<TapRun> runs;
   for (int64_t o = 0; o < outputs; ++o) {
     // 0 <= o*stride + tap*dilation - pad < inputs.
-    int64_t first = o * stride - pad;
-    int64_t begin =
-        std::max<int64_t>(0, llvm::divideCeilSigned(-first, dilation));
-    int64_t end = std::min<int64_t>(
-        kernel, llvm::divideFloorSigned(inputs - 1 - first, dilation) + 1);
+    auto [begin, end] = inside(o * stride - pad, dilation, kernel, inputs);
     if (begin >= end)
       continue;
     if (!runs.empty() && runs.back().end == o &&
@@ -59,12 +65,7 @@ SmallVector<TapRun> remat::tapSpans(int64_t outputs, int64_t inputs,
                                     int64_t dilation, int64_t pad) {
   SmallVector<TapRun> spans;
   for (int64_t tap = 0; tap < kernel; ++tap) {
-    // 0 <= o*stride + tap*dilation - pad < inputs.
-    int64_t first = tap * dilation - pad;
-    int64_t begin =
-        std::max<int64_t>(0, llvm::divideCeilSigned(-first, stride));
-    int64_t end = std::min<int64_t>(
-        outputs, llvm::divideFloorSigned(inputs - 1 - first, stride) + 1);
+    auto [begin, end] = inside(tap * dilation - pad, stride, outputs, inputs);
     if (begin >= end)
       continue;
     if (!spans.empty() && spans.back().tapEnd == tap &&

@@ -31,22 +31,28 @@ void expectCoverExactly(llvm::ArrayRef<TapRun> runs, int64_t outputs,
     }
 }
 
-void expectRunsCoverExactly(int64_t outputs, int64_t inputs, int64_t kernel,
-                            int64_t stride, int64_t dilation, int64_t pad) {
-  llvm::SmallVector<TapRun> runs =
-      tapRuns(outputs, inputs, kernel, stride, dilation, pad);
-  expectCoverExactly(runs, outputs, inputs, kernel, stride, dilation, pad);
-  for (size_t r = 1; r < runs.size(); ++r)
-    EXPECT_LE(runs[r - 1].end, runs[r].begin);
-}
-
-void expectSpansCoverExactly(int64_t outputs, int64_t inputs, int64_t kernel,
-                             int64_t stride, int64_t dilation, int64_t pad) {
-  llvm::SmallVector<TapRun> spans =
-      tapSpans(outputs, inputs, kernel, stride, dilation, pad);
-  expectCoverExactly(spans, outputs, inputs, kernel, stride, dilation, pad);
-  for (size_t r = 1; r < spans.size(); ++r)
-    EXPECT_LE(spans[r - 1].tapEnd, spans[r].tapBegin);
+/// Runs (ordered by outputs) and spans (ordered by taps) over a grid of
+/// shapes, against the brute-force definition.
+void expectBothCoverExactly() {
+  for (int64_t inputs : {1, 2, 5, 8, 13})
+    for (int64_t kernel : {1, 2, 3, 5, 7})
+      for (int64_t stride : {1, 2, 3})
+        for (int64_t dilation : {1, 2})
+          for (int64_t pad : {0, 1, 2, 3})
+            for (int64_t outputs : {1, 2, 4, 7}) {
+              auto runs =
+                  tapRuns(outputs, inputs, kernel, stride, dilation, pad);
+              expectCoverExactly(runs, outputs, inputs, kernel, stride,
+                                 dilation, pad);
+              for (size_t r = 1; r < runs.size(); ++r)
+                EXPECT_LE(runs[r - 1].end, runs[r].begin);
+              auto spans =
+                  tapSpans(outputs, inputs, kernel, stride, dilation, pad);
+              expectCoverExactly(spans, outputs, inputs, kernel, stride,
+                                 dilation, pad);
+              for (size_t r = 1; r < spans.size(); ++r)
+                EXPECT_LE(spans[r - 1].tapEnd, spans[r].tapBegin);
+            }
 }
 
 TEST(TapRunsTest, SamePaddedThreeByThree) {
@@ -82,16 +88,7 @@ TEST(TapRunsTest, OutputsNoTapReachesAreInNoRun) {
             (llvm::SmallVector<TapRun>{{1, 2, 1, 2}, {2, 3, 0, 2}}));
 }
 
-TEST(TapRunsTest, MatchesBruteForce) {
-  for (int64_t inputs : {1, 2, 5, 8, 13})
-    for (int64_t kernel : {1, 2, 3, 5, 7})
-      for (int64_t stride : {1, 2, 3})
-        for (int64_t dilation : {1, 2})
-          for (int64_t pad : {0, 1, 2, 3})
-            for (int64_t outputs : {1, 2, 4, 7})
-              expectRunsCoverExactly(outputs, inputs, kernel, stride, dilation,
-                                     pad);
-}
+TEST(TapRunsTest, RunsAndSpansMatchBruteForce) { expectBothCoverExactly(); }
 
 TEST(TapSpansTest, SamePaddedThreeByThree) {
   // 16 columns, 3 taps, padding 1: tap 0 misses the first column, tap 2
@@ -112,17 +109,6 @@ TEST(TapSpansTest, TapsThatReachNoOutputAreInNoSpan) {
   // padding.
   EXPECT_EQ(tapSpans(1, 2, 3, 1, 1, 2),
             (llvm::SmallVector<TapRun>{{0, 1, 2, 3}}));
-}
-
-TEST(TapSpansTest, MatchesBruteForce) {
-  for (int64_t inputs : {1, 2, 5, 8, 13})
-    for (int64_t kernel : {1, 2, 3, 5, 7})
-      for (int64_t stride : {1, 2, 3})
-        for (int64_t dilation : {1, 2})
-          for (int64_t pad : {0, 1, 2, 3})
-            for (int64_t outputs : {1, 2, 4, 7})
-              expectSpansCoverExactly(outputs, inputs, kernel, stride, dilation,
-                                      pad);
 }
 
 } // namespace
