@@ -9,6 +9,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "gtest/gtest.h"
 
+#include <string>
+
 using namespace remat;
 
 namespace {
@@ -129,6 +131,30 @@ TEST(GreedySolverTest, InfeasibleBudgetReturnsTheBestPeak) {
   EXPECT_EQ(result.peakBytes, 120u);
   EXPECT_EQ(result.plan.recomputes.size(), 1u);
   EXPECT_TRUE(keepsPlanContract(graph.program, result, withBudget(100)));
+}
+
+// A missed budget's answer carries the least-peak plan greedy made on its
+// way (SolverResult::leastPeak): the plan that solving under `min` makes,
+// which the planning driver then need not make again.
+TEST(GreedySolverTest, MissedBudgetKeepsTheLeastPeakPlan) {
+  std::unique_ptr<Solver> greedy = createSolver("greedy");
+  SolverOptions minimize;
+  minimize.minimize = true;
+  for (unsigned seed : {3u, 41u, 77u}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    Program program = generateTrainingStep(seed);
+    SolverResult least = greedy->solve(program, minimize);
+    SolverResult missed = greedy->solve(program, withBudget(least.peakBytes / 2));
+    ASSERT_FALSE(missed.feasible);
+    ASSERT_TRUE(missed.leastPeak);
+    EXPECT_TRUE(samePlan(missed.leastPeak->plan, least.plan));
+    EXPECT_EQ(missed.leastPeak->peakBytes, least.peakBytes);
+    EXPECT_EQ(missed.leastPeak->extraFlops, least.extraFlops);
+    // Met budgets and `min` itself carry none.
+    EXPECT_FALSE(least.leastPeak);
+    EXPECT_FALSE(
+        greedy->solve(program, withBudget(least.peakBytes)).leastPeak);
+  }
 }
 
 TEST(GreedySolverTest, SmallValuesAreNotRecomputed) {

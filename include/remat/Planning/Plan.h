@@ -40,6 +40,9 @@ struct Plan {
   std::vector<Recompute> recomputes;
 };
 
+/// Whether `a` and `b` make the same recomputations in the same order.
+bool samePlan(const Plan &a, const Plan &b);
+
 /// Returns `program` with the plan applied. Copies keep `origin` pointing at
 /// the original op/value. Recomputations are grouped before their `before`
 /// op in plan order; chain ops within a group in program order.

@@ -58,6 +58,10 @@ struct SolverResult {
   double gap = -1;
   /// What the solver wants the user to know (a fallback, a limit), or empty.
   std::string note;
+  /// The step's plan under `min` where the solver made one on its way to
+  /// a missed budget (greedy does), so that whoever answers the missed
+  /// budget with `min`'s plan need not plan it again.
+  std::shared_ptr<const SolverResult> leastPeak;
 };
 
 class Solver {

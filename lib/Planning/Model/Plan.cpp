@@ -227,6 +227,15 @@ static void dropDeadOriginals(const Program &program, Program &result,
   map.isCopy.resize(kept);
 }
 
+bool remat::samePlan(const Plan &a, const Plan &b) {
+  return a.recomputes.size() == b.recomputes.size() &&
+         llvm::all_of(llvm::zip(a.recomputes, b.recomputes), [](auto pair) {
+           const Recompute &x = std::get<0>(pair), &y = std::get<1>(pair);
+           return x.value == y.value && x.before == y.before &&
+                  x.chain == y.chain;
+         });
+}
+
 Program remat::materialize(const Program &program, const Plan &plan) {
   MaterializeMap map;
   return materialize(program, plan, map);

@@ -147,9 +147,9 @@ struct Gap {
   OpId begin = kNone;
   OpId end = kNone;
   /// Bytes saved per flop: a bound until the chain is built, then exact.
+  /// (The few chains a sweep builds are kept beside the gaps: a sweep of a
+  /// 100k-op step sorts millions of gaps, which then move as plain data.)
   double score = 0;
-  bool built = false;
-  Chain chain;
 };
 
 /// The candidates at the peak, best first (isBetter). Usually the first one

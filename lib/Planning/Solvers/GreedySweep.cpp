@@ -130,6 +130,8 @@ bool GreedyPlanner::sweepOverBudget(Plan &plan, const Snapshot &snapshot,
   IntervalStabbingHeap through(numOps);
   for (unsigned id = 0; id < gaps.size(); ++id)
     through.insert(id, gaps[id].begin, gaps[id].end, gaps[id].score);
+  // The chains built so far, by gap id.
+  llvm::DenseMap<unsigned, Chain> chains;
   std::vector<bool> taken(base.values.size(), false);
   // Values that the chains picked so far read.
   std::vector<bool> readByPick(base.values.size(), false);
@@ -159,21 +161,25 @@ bool GreedyPlanner::sweepOverBudget(Plan &plan, const Snapshot &snapshot,
     const ValueInfo &info = program.values[gap.live];
     Placement placement = placementFor(snapshot, gap.end + 1);
     unsigned &added = addedOps[placement.before];
-    if (!fitsGroup(placement, gap.built ? gap.chain.ops.size() : 1, added)) {
+    auto built = chains.find(id);
+    if (!fitsGroup(placement,
+                   built != chains.end() ? built->second.ops.size() : 1,
+                   added)) {
       // The group is full: retire the gap.
       gap.score = -1;
       continue;
     }
-    if (!gap.built) {
+    if (built == chains.end()) {
       // The bound was optimistic: requeue at the exact score, so that a
       // better gap may go first.
-      gap.chain = buildChain(info.origin, placement, snapshot, op, info.bytes);
-      gap.built = true;
-      gap.score = gap.chain.overwrites ||
-                          gap.chain.extendedBytes >= info.bytes
+      const Chain &chain =
+          chains
+              .try_emplace(id, buildChain(info.origin, placement, snapshot,
+                                          op, info.bytes))
+              .first->second;
+      gap.score = chain.overwrites || chain.extendedBytes >= info.bytes
                       ? -1
-                      : scoreOf(info.bytes - gap.chain.extendedBytes,
-                                gap.chain.cost);
+                      : scoreOf(info.bytes - chain.extendedBytes, chain.cost);
       if (gap.score >= 0)
         through.insert(id, gap.begin, gap.end, gap.score);
       continue;
@@ -182,8 +188,9 @@ bool GreedyPlanner::sweepOverBudget(Plan &plan, const Snapshot &snapshot,
     // as if the other were not there: a chain that reads a buffer another
     // pick frees keeps it alive after all. The later one waits for the next
     // snapshot.
+    Chain &chain = built->second;
     auto chainReads = [&](auto predicate) {
-      return llvm::any_of(gap.chain.ops, [&](OpId chainOp) {
+      return llvm::any_of(chain.ops, [&](OpId chainOp) {
         return llvm::any_of(base.ops[chainOp].operands, predicate);
       });
     };
@@ -198,15 +205,14 @@ bool GreedyPlanner::sweepOverBudget(Plan &plan, const Snapshot &snapshot,
     });
     taken[info.origin] = true;
     --picksLeft;
-    added += gap.chain.ops.size();
-    Recompute recompute{info.origin, placement.before,
-                        std::move(gap.chain.ops)};
+    added += chain.ops.size();
+    uint64_t freed = info.bytes - chain.extendedBytes;
+    Recompute recompute{info.origin, placement.before, std::move(chain.ops)};
     if (placement.ahead)
       ahead[placement.before].push_back(std::move(recompute));
     else
       appended.push_back(std::move(recompute));
-    estimate.add(gap.begin, gap.end,
-                 -static_cast<int64_t>(info.bytes - gap.chain.extendedBytes));
+    estimate.add(gap.begin, gap.end, -static_cast<int64_t>(freed));
   }
   if (appended.empty() && ahead.empty())
     return false;

@@ -52,15 +52,6 @@ std::vector<bool> remat::notSaveableValues(const Program &program) {
   return result;
 }
 
-static bool samePlan(const Plan &a, const Plan &b) {
-  return a.recomputes.size() == b.recomputes.size() &&
-         llvm::all_of(llvm::zip(a.recomputes, b.recomputes), [](auto pair) {
-           const Recompute &x = std::get<0>(pair), &y = std::get<1>(pair);
-           return x.value == y.value && x.before == y.before &&
-                  x.chain == y.chain;
-         });
-}
-
 namespace {
 /// What a plan costs: its peak, and what the planned step executes beyond
 /// the original (chain ops, minus originals the plan moved rather than
