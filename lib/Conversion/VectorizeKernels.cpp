@@ -131,6 +131,51 @@ void addVectorCanonicalizations(RewritePatternSet &patterns) {
     name.getCanonicalizationPatterns(patterns, context);
 }
 
+/// An elementwise op of several results (arith.mului_extended, as in
+/// dropout's random numbers) on vectors of rank 2 or more, on flat vectors
+/// instead: the LLVM lowering takes such ops on 1-D vectors only (the
+/// single-result ones it unrolls itself), and a tile of a 2-D op with a
+/// unit dimension is such a vector.
+struct FlattenMultiResultElementwise final : RewritePattern {
+  explicit FlattenMultiResultElementwise(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() < 2 ||
+        op->getNumRegions() != 0)
+      return failure();
+    auto shaped = [](Type type) {
+      auto vector = dyn_cast<VectorType>(type);
+      return vector && vector.getRank() > 1 && !vector.isScalable();
+    };
+    if (!llvm::all_of(op->getOperandTypes(), shaped) ||
+        !llvm::all_of(op->getResultTypes(), shaped))
+      return failure();
+    auto flat = [](Type type) -> Type {
+      auto vector = cast<VectorType>(type);
+      return VectorType::get({vector.getNumElements()},
+                             vector.getElementType());
+    };
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands())
+      operands.push_back(vector::ShapeCastOp::create(
+          rewriter, op->getLoc(), flat(operand.getType()), operand));
+    SmallVector<Type> resultTypes =
+        llvm::map_to_vector(op->getResultTypes(), flat);
+    Operation *flatOp =
+        rewriter.create(op->getLoc(), op->getName().getIdentifier(), operands,
+                        resultTypes, op->getAttrs());
+    SmallVector<Value> results;
+    for (auto [result, flatResult] :
+         llvm::zip(op->getResults(), flatOp->getResults()))
+      results.push_back(vector::ShapeCastOp::create(
+          rewriter, op->getLoc(), result.getType(), flatResult));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 /// The patterns that lower what linalg::vectorize makes come in stages,
 /// each stage's output the next one's input: mixed, they would lower a
 /// reduction to dot products before it becomes a contraction.
@@ -139,6 +184,7 @@ RewritePatternSet contractionStage(MLIRContext *context) {
   RewritePatternSet patterns(context);
   vector::populateVectorReductionToContractPatterns(patterns);
   vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+  patterns.add<FlattenMultiResultElementwise>(context);
   addVectorCanonicalizations(patterns);
   return patterns;
 }
@@ -253,10 +299,13 @@ struct VectorizeKernelsPass final
     if (!op.hasPureBufferSemantics() || op.hasDynamicShape() ||
         op.getNumDpsInits() == 0)
       return keep(op, "not a statically shaped op on buffers");
-    // A memref stores an i1 in a byte, a vector of i1 in memory packs bits.
+    // A memref stores an i1 in a byte, and so do the vector loads and
+    // stores of i1 after remat-byte-masks; other widths that are not whole
+    // bytes have no such promise.
     if (llvm::any_of(op->getOperandTypes(), [](Type type) {
           Type element = getElementTypeOrSelf(type);
-          return element.isIntOrFloat() && element.getIntOrFloatBitWidth() % 8;
+          return element.isIntOrFloat() && !element.isInteger(1) &&
+                 element.getIntOrFloatBitWidth() % 8;
         }))
       return keep(op, "its buffers hold elements narrower than a byte");
     if (failed(linalg::vectorizeOpPrecondition(op)))

@@ -70,4 +70,7 @@ void remat::buildRematToCpuPipeline(OpPassManager &pm,
     pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // Mask buffers hold a byte per i1; LLVM's vectors of i1 a bit.
+  if (options.vectorize)
+    pm.addPass(createByteMasksPass());
 }

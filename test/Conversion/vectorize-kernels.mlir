@@ -139,12 +139,13 @@ func.func @window(%x: memref<9xf32>, %z: memref<8xf32>) {
 
 // -----
 
-// Buffers of i1 hold a byte per element, vectors of i1 in memory a bit: an
-// op on them stays a loop nest.
+// An op writing a mask (i1, a byte per element in a buffer) is vectorized
+// like any other: remat-byte-masks makes its vector store move bytes.
 // CHECK-LABEL: func.func @mask
-// CHECK: linalg.generic
-// CHECK-NOT: vector.
-// REMARK: remark: [Missed] Vectorize | Category:remat | Function=mask | Remark="linalg.generic stays a loop nest: its buffers hold elements narrower than a byte"
+// CHECK: %[[G:.+]] = arith.cmpf ogt, %{{.+}}, %{{.+}} : vector<32xf32>
+// CHECK: vector.store %[[G]], %{{.+}} : memref<32xi1>, vector<32xi1>
+// CHECK-NOT: linalg.generic
+// REMARK: remark: [Passed] Vectorize | Category:remat | Function=mask | Remark="kernel tiled [32] and vectorized"
 #m = affine_map<(d0) -> (d0)>
 func.func @mask(%x: memref<32xf32>, %y: memref<32xf32>, %z: memref<32xi1>) {
   linalg.generic {indexing_maps = [#m, #m, #m], iterator_types = ["parallel"]}
@@ -155,6 +156,28 @@ func.func @mask(%x: memref<32xf32>, %y: memref<32xf32>, %z: memref<32xi1>) {
   }
   return
 }
+// -----
+
+// An op of two results (dropout's random numbers multiply this way) on a
+// [1, 16] tile: flattened to a 1-D vector like the one-result ops around
+// it, which is the only rank the LLVM lowering takes it at.
+// CHECK-LABEL: func.func @wide_multiply
+// CHECK: %[[LOW:.+]], %[[HIGH:.+]] = arith.mului_extended %{{.+}}, %{{.+}} : vector<16xi32>
+// CHECK: arith.xori %[[LOW]], %[[HIGH]] : vector<16xi32>
+// CHECK-NOT: vector<1x16xi32>
+// CHECK: return
+#m2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @wide_multiply(%a: memref<4x16xi32>, %b: memref<4x16xi32>, %c: memref<4x16xi32>) {
+  linalg.generic {indexing_maps = [#m2, #m2, #m2], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : memref<4x16xi32>, memref<4x16xi32>) outs(%c : memref<4x16xi32>) {
+  ^bb0(%x: i32, %y: i32, %o: i32):
+    %low, %high = arith.mului_extended %x, %y : i32
+    %r = arith.xori %low, %high : i32
+    linalg.yield %r : i32
+  }
+  return
+}
+
 // -----
 
 // A padded, strided convolution's kernel (remat.window, reading x with

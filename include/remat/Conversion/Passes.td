@@ -480,6 +480,22 @@ def VectorizeKernelsPass
   ];
 }
 
+def ByteMasksPass : Pass<"remat-byte-masks"> {
+  let summary = "Load and store vectors of i1 as a byte per element";
+  let description = [{
+    On the LLVM dialect: every `llvm.load` of a vector of `i1` becomes a
+    load of an `i8` vector of the same shape and an `llvm.trunc`, every
+    `llvm.store` of one an `llvm.zext` and a store of the bytes. A memref
+    stores an `i1` in a byte (its scalar loads and stores move a byte, and
+    the memory model counts a byte), where an LLVM vector of `i1` in memory
+    takes a bit per element: without this pass a vector load of a mask
+    buffer would read the wrong bytes. `remat-to-cpu` runs it last, after
+    `remat-vectorize-kernels` has vectorized the kernels that read and
+    write masks. Allocates nothing.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 def ApproximateMathPass : Pass<"remat-approximate-math"> {
   let summary = "Replace transcendental math ops with polynomial "
                 "approximations that vectorize";
