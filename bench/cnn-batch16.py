@@ -31,6 +31,9 @@ import tempfile
 import time
 
 from results_page import ROOT, machine_stamp, write_page
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "peers"))
+import fair_blas  # noqa: E402,F401  (pins OpenBLAS's kernels for the PyTorch child)
 
 MIB = 1 << 20
 TORCHVISION = ["alexnet", "googlenet", "resnext50_32x4d", "shufflenet_v1_g3"]

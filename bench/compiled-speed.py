@@ -14,7 +14,7 @@ planned arena to the byte. GFLOP/s is the planned
 step's FLOPs (the report's base_flops + extra_flops, Remat's cost model)
 over the median time, and the share of peak is that over one core's fp32
 FMA peak, measured by bench/fma_peak.c (compiled with clang -O2
--march=native): the clock /proc/cpuinfo gives is the nominal one, which a
+-march=native -mprefer-vector-width=512): the clock /proc/cpuinfo gives is the nominal one, which a
 virtual machine's cores exceed.
 
 Then the shared SqueezeNet and ResNet-50 ONNX models' training steps at
@@ -53,6 +53,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "peers"))
 
+import fair_blas  # noqa: E402,F401  (before numpy and torch)
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
@@ -317,7 +318,7 @@ def page(results, model_results, compile_results, args, blas, peak_gflops):
 %s; one thread each; medians of %d timed runs after a warm-up
 (`remat-run --repeat=%d`, PyTorch eager steps the same way). The machine
 was shared with other work while this ran, so single figures are noisy.
-PyTorch %s with %s. fp32 FMA peak of one core, measured
+PyTorch %s with %s (OpenBLAS kernels: %s, bench/peers/fair_blas.py). fp32 FMA peak of one core, measured
 (`bench/fma_peak.c`): %.0f GFLOP/s. FLOPs are Remat's cost model's for the planned step
 (recomputation included); PyTorch's GFLOP/s uses the same count. Every
 Remat run measured the planned arena to the byte.
@@ -374,7 +375,7 @@ run in one process, wall time (and CPU seconds) less the step's own
 `time_ms`:
 
 %s
-""" % (machine_stamp(), args.repeat, args.repeat, torch.__version__, blas,
+""" % (machine_stamp(), args.repeat, args.repeat, torch.__version__, blas, fair_blas.CORE,
        peak, args.repeat,
        " --skip-models" if not model_results else "",
        " --skip-compile" if not compile_rows else "",

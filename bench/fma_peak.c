@@ -2,7 +2,8 @@
 // vector FMAs (16 lanes, as wide as AVX-512; narrower units split them),
 // enough of them to cover the FMA latency, timed over about 0.3 s, best of 5.
 // Prints GFLOP/s (a multiply-add is 2 FLOPs). bench/compiled-speed.py
-// compiles it with clang -O2 -march=native -ffp-contract=fast.
+// compiles it with clang -O2 -march=native -mprefer-vector-width=512
+// -ffp-contract=fast (bench/fma_peak.py says why the width).
 #include <stdio.h>
 #include <time.h>
 

@@ -42,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 
+import fair_blas  # noqa: E402,F401  (pins OpenBLAS's kernels: before numpy and torch)
 import numpy as np
 import torch
 import torch.utils.checkpoint as ckpt

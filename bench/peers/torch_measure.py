@@ -21,6 +21,7 @@ scheme adds), so the pricing of the backward ops cancels out.
 import statistics
 import time
 
+import fair_blas  # noqa: E402,F401  (pins OpenBLAS's kernels: before numpy and torch)
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 

@@ -14,6 +14,7 @@ MLP's layers); `whole` marks the call that wraps the whole forward.
 
 import math
 
+import fair_blas  # noqa: E402,F401  (pins OpenBLAS's kernels: before numpy and torch)
 import torch
 import torch.nn.functional as F
 

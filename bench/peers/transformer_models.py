@@ -26,6 +26,7 @@ import argparse
 import math
 import os
 
+import fair_blas  # noqa: E402,F401  (pins OpenBLAS's kernels: before numpy and torch)
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 
+import fair_blas  # noqa: E402,F401  (pins OpenBLAS's kernels: before numpy and torch)
 import numpy
 import torch
 import torch.nn.functional as F

@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 
+import fair_blas  # noqa: E402,F401  (pins OpenBLAS's kernels: before numpy and torch)
 import onnx
 import torch
 
