@@ -374,9 +374,11 @@ def VectorizeKernelsPass
     or stack temporaries, so the memory the plan counted is the memory the
     step uses. Ops the vectorizer refuses (the pooling windows and the
     grouped and depthwise convolution kernels, which read their input with
-    `memref.load`) and ops on `i1` buffers (a memref stores an `i1` per
-    byte, a vector of `i1` in memory packs bits) stay as they are for
-    `convert-linalg-to-loops`. Each decision is a `remat` remark
+    `memref.load`) stay as they are for `convert-linalg-to-loops`. Ops on
+    `i1` buffers are vectorized: a memref stores an `i1` per byte where an
+    LLVM vector of `i1` in memory packs bits, so a lowering that vectorizes
+    them must move their vectors a byte per element, as `remat-to-cpu`
+    does with `remat-byte-masks`. Each decision is a `remat` remark
     (`--remarks-filter=remat`).
 
     A 2-D convolution (the forward, input-adjoint and weight-adjoint
