@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cassert>
 #include <chrono>
+#include <thread>
 
 using namespace remat;
 
@@ -44,6 +45,7 @@ public:
   /// answered with `min`'s plan where that is closer to it (isBetterPlan),
   /// so that no budget's answer is a plan `min`'s plan beats.
   void run(const Program &given) {
+    timePriced = given.costPerSecond > 0;
     if (options.schedule)
       planInBetterOrder(given);
     else
@@ -54,70 +56,113 @@ public:
 
 private:
   void planInGivenOrder(const Program &program) {
-    leastOfOrder = &leastGiven;
-    if (arenaBudgeted()) {
-      SolverResult first = solveBy(program, halfway(deadline));
-      keepArenaFit(fitToArena(program, std::move(first), deadline));
-    } else {
-      plan.result = solveBy(program, deadline);
-    }
+    keepOrderPlan(planOrder(program, deadline, leastGiven));
   }
 
-  /// Plans the step in the memory-aware order of remat-schedule (until half
-  /// of the time left) and in its given order (until the deadline), and
-  /// keeps the better plan (isBetterPlan), a tie going to the memory-aware
-  /// order. Without this choice, reordering first can make the
-  /// plan worse: a budget the given order meets can be missed after
+  /// One order's planning: its solve and, under an arena budget, the fit
+  /// of that solve's plan to the arena, and Best's placement of the fitted
+  /// plan where the order planned on a thread of its own (keepArenaFit).
+  struct OrderPlan {
+    SolverResult result;
+    std::optional<ArenaBudgetResult> fit;
+    std::optional<ArenaLayout> bestLayout;
+  };
+
+  /// Plans `program` (one of the two orders) until `until`, recording its
+  /// solver's least-peak plan in `least`.
+  OrderPlan planOrder(const Program &program, Clock::time_point until,
+                      std::shared_ptr<const SolverResult> &least) {
+    OrderPlan order;
+    bool arena = arenaBudgeted();
+    order.result = solveBy(program, arena ? halfway(until) : until, least);
+    if (arena) {
+      order.fit = fitToArena(program, std::move(order.result), until, least);
+      order.result = order.fit->result;
+    }
+    return order;
+  }
+
+  /// Plans the step in the memory-aware order of remat-schedule and in its
+  /// given order, and keeps the better plan (isBetterPlan), a tie going to
+  /// the memory-aware order. Without this choice, reordering first can make
+  /// the plan worse: a budget the given order meets can be missed after
   /// reordering.
   void planInBetterOrder(const Program &given) {
+    if (options.parallelOrders)
+      return planOrdersInParallel(given);
+    std::optional<Program> scheduled = memoryAwareOrder(given);
+    if (!scheduled)
+      return planInGivenOrder(given);
+    // The memory-aware order until half of the time left, the given one
+    // until the deadline.
+    OrderPlan inSchedule =
+        planOrder(*scheduled, halfway(deadline), leastScheduled);
+    keepBetterOrder(planOrder(given, deadline, leastGiven),
+                    std::move(inSchedule));
+  }
+
+  /// planInBetterOrder on two threads, each order until the deadline: the
+  /// given order plans while the memory-aware one is found and planned
+  /// (the two are apart until the choice), and each order's thread places
+  /// its fitted plan as keepArenaFit would, in case it is kept. The plans are those of one thread unless the time limit cuts a
+  /// solve short.
+  void planOrdersInParallel(const Program &given) {
+    OrderPlan asGiven;
+    std::thread givenThread([&] {
+      asGiven = planOrder(given, deadline, leastGiven);
+      placeBest(asGiven);
+    });
+    std::optional<Program> scheduled = memoryAwareOrder(given);
+    if (!scheduled) {
+      givenThread.join();
+      return keepOrderPlan(std::move(asGiven));
+    }
+    OrderPlan inSchedule = planOrder(*scheduled, deadline, leastScheduled);
+    placeBest(inSchedule);
+    givenThread.join();
+    keepBetterOrder(std::move(asGiven), std::move(inSchedule));
+  }
+
+  /// remat-schedule's order of `given`, or none where it is the given
+  /// order; records it and both orders' peaks in plan.order.
+  std::optional<Program> memoryAwareOrder(const Program &given) {
     OrderChoice &choice = plan.order.emplace();
     choice.givenPeakBytes = choice.scheduledPeakBytes = plan.before.peakBytes;
     std::vector<OpId> order = scheduleForMemory(given, options.countInputs);
     if (isIdentityOrder(order))
-      return planInGivenOrder(given);
+      return std::nullopt;
     Program scheduled = reorder(given, order);
-    memoryOrder = order;
+    memoryOrder = std::move(order);
     choice.scheduledPeakBytes =
         computeMemoryProfile(scheduled, options.countInputs).peakBytes;
+    return scheduled;
+  }
 
-    // Under an arena budget each order is fitted to the arena within its
-    // share of the time: the choice is between the plans the step would get.
-    bool arena = arenaBudgeted();
-    Clock::time_point half = halfway(deadline);
-    leastOfOrder = &leastScheduled;
-    SolverResult inSchedule = solveBy(scheduled, arena ? halfway(half) : half);
-    std::optional<ArenaBudgetResult> givenFit, scheduledFit;
-    if (arena) {
-      scheduledFit = fitToArena(scheduled, std::move(inSchedule), half);
-      inSchedule = scheduledFit->result;
-    }
-    leastOfOrder = &leastGiven;
-    SolverResult asGiven =
-        solveBy(given, arena ? halfway(deadline) : deadline);
-    if (arena) {
-      givenFit = fitToArena(given, std::move(asGiven), deadline);
-      asGiven = givenFit->result;
-    }
+  /// Keeps the better of the two orders' plans (planInBetterOrder).
+  void keepBetterOrder(OrderPlan asGiven, OrderPlan inSchedule) {
+    OrderChoice &choice = *plan.order;
     bool keepGiven =
-        arena ? isBetterPlan(arenaMerit(*givenFit), arenaMerit(*scheduledFit),
-                             false)
-              : isBetterPlan(liveMerit(asGiven), liveMerit(inSchedule),
-                             plan.solverOptions.minimize);
-    if (keepGiven) {
-      if (givenFit)
-        keepArenaFit(std::move(*givenFit));
-      else
-        plan.result = std::move(asGiven);
-      choice.other = std::move(inSchedule);
-      return;
+        arenaBudgeted()
+            ? isBetterPlan(arenaMerit(*asGiven.fit),
+                           arenaMerit(*inSchedule.fit), false)
+            : isBetterPlan(liveMerit(asGiven.result),
+                           liveMerit(inSchedule.result),
+                           plan.solverOptions.minimize);
+    OrderPlan &kept = keepGiven ? asGiven : inSchedule;
+    OrderPlan &other = keepGiven ? inSchedule : asGiven;
+    if (!keepGiven) {
+      choice.scheduled = true;
+      choice.order = memoryOrder;
     }
-    choice.scheduled = true;
-    choice.order = std::move(order);
-    choice.other = std::move(asGiven);
-    if (scheduledFit)
-      keepArenaFit(std::move(*scheduledFit));
+    choice.other = std::move(other.result);
+    keepOrderPlan(std::move(kept));
+  }
+
+  void keepOrderPlan(OrderPlan kept) {
+    if (kept.fit)
+      keepArenaFit(std::move(*kept.fit), std::move(kept.bestLayout));
     else
-      plan.result = std::move(inSchedule);
+      plan.result = std::move(kept.result);
   }
 
   /// A missed budget: plans the step as `min` does (with the time left)
@@ -212,6 +257,7 @@ private:
   /// a moment (1% of the limit), so that a step whose other solves overran
   /// still gets a plan.
   SolverResult solveBy(const Program &program, Clock::time_point until,
+                       std::shared_ptr<const SolverResult> &least,
                        std::optional<uint64_t> liveTarget = std::nullopt,
                        std::shared_ptr<const Plan> startFrom = nullptr) {
     SolverOptions solve = plan.solverOptions;
@@ -220,13 +266,12 @@ private:
     solve.startFrom = std::move(startFrom);
     solve.timeLimitSeconds =
         std::max(secondsUntil(until), options.timeLimitSeconds / 100);
-    timePriced = program.costPerSecond > 0;
     if (!solve.minimize || !timePriced) {
       SolverResult result = createSolver(options.solver)->solve(program, solve);
       // The order's first solve from scratch: later ones, going on from a
       // re-plan's start, reach another least peak.
-      if (!solve.startFrom && !*leastOfOrder)
-        *leastOfOrder = result.leastPeak;
+      if (!solve.startFrom && !least)
+        least = result.leastPeak;
       return result;
     }
     // The least-peak searches rank their moves by cost per byte, and a
@@ -255,7 +300,8 @@ private:
   /// gets half of the time left until `until`, leaving the rest to the
   /// next ones; none starts after it.
   ArenaBudgetResult fitToArena(const Program &program, SolverResult first,
-                               Clock::time_point until) {
+                               Clock::time_point until,
+                               std::shared_ptr<const SolverResult> &least) {
     ArenaBudgetOptions arena;
     arena.arenaBudget = *plan.solverOptions.budgetBytes;
     arena.alignment = options.alignment;
@@ -264,20 +310,23 @@ private:
     return fitArenaBudget(
         program, arena, std::move(first),
         [&](uint64_t liveTarget, std::shared_ptr<const Plan> startFrom) {
-          return solveBy(program, halfway(until), liveTarget,
+          return solveBy(program, halfway(until), least, liveTarget,
                          std::move(startFrom));
         });
   }
 
-  void keepArenaFit(ArenaBudgetResult fitted) {
-    // The re-plans judged each plan by its quick placement; the kept one
-    // gets Best's where that comes closer (on a 100k-op U-Net at 0.5,
-    // 1.027 -> 1.012 of the live peak).
+  /// The re-plans judged each plan by its quick placement; the kept one
+  /// gets Best's where that comes closer (on a 100k-op U-Net at 0.5,
+  /// 1.027 -> 1.012 of the live peak): `best`, where it was placed
+  /// already (placeBest).
+  void keepArenaFit(ArenaBudgetResult fitted,
+                    std::optional<ArenaLayout> best = std::nullopt) {
     ArenaLayout &layout = fitted.arena.layout;
     if (layout.startOrderOnly) {
-      ArenaLayout best = placeArena(fitted.arena.buffers);
-      if (best.arenaBytes < layout.arenaBytes)
-        layout = std::move(best);
+      if (!best)
+        best = placeArena(fitted.arena.buffers);
+      if (best->arenaBytes < layout.arenaBytes)
+        layout = std::move(*best);
       layout.startOrderOnly = false;
     }
     plan.result = std::move(fitted.result);
@@ -286,14 +335,20 @@ private:
     plan.arenaAfter = std::move(fitted.arena);
   }
 
+  /// Best's placement of an order's fitted plan, ahead of keepArenaFit.
+  static void placeBest(OrderPlan &order) {
+    if (order.fit && order.fit->arena.layout.startOrderOnly)
+      order.bestLayout = placeArena(order.fit->arena.buffers);
+  }
+
   const PlanningOptions &options;
   StepPlan &plan;
   Clock::time_point deadline;
   /// Each order's least-peak plan, where its solver made one, and the
   /// memory-aware order (reuseLeastPlans).
   std::shared_ptr<const SolverResult> leastGiven, leastScheduled;
-  std::shared_ptr<const SolverResult> *leastOfOrder = &leastGiven;
   std::vector<OpId> memoryOrder;
+  /// A time model priced the step's ops (Program::costPerSecond).
   bool timePriced = false;
 };
 

@@ -112,6 +112,8 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     planning.arenaBudget = budgetKind == "arena";
     planning.timeLimitSeconds = timeLimit;
     planning.schedule = schedule;
+    // --mlir-disable-threading keeps the planner on one thread too.
+    planning.parallelOrders = module.getContext()->isMultithreadingEnabled();
     planning.isolateSearch = isolateSearch;
     planning.searchBelowFloor = bestEffort;
     return success();

@@ -31,9 +31,11 @@
 //   remat-bench plan --model=NAME [graph options] --solvers=a,b,...
 //                    --budgets=0.5,64MiB,min [--budget-kind=arena|live]
 //                    [--alignment=A] [--schedule=0|1] [--time-limit=SECONDS]
+//                    [--parallel-orders=0|1]
 //       plans the graph as remat-plan does (planStep, Driver.h: the same
 //       budget resolution, order choice, time split and arena fitting, with
-//       remat-plan's defaults) and prints one CSV row per run: model,ops,
+//       remat-plan's defaults; both orders on two threads unless
+//       --parallel-orders=0) and prints one CSV row per run: model,ops,
 //       solver,budget,budget_bytes,order,peak_before,arena_before,peak,
 //       arena,feasible,extra_flops,plans,solve_ms,recomputes (each as
 //       value@before:chain ops, in the kept order's ids).
@@ -212,6 +214,8 @@ int planWithDriver(const Program &program, const std::string &model,
       !args.count("budget-kind") || args["budget-kind"] == "arena";
   if (args.count("schedule"))
     defaults.schedule = args["schedule"] != "0";
+  if (args.count("parallel-orders"))
+    defaults.parallelOrders = args["parallel-orders"] != "0";
   if (args.count("time-limit"))
     defaults.timeLimitSeconds = std::strtod(args["time-limit"].c_str(), nullptr);
   if (!(defaults.timeLimitSeconds > 0))

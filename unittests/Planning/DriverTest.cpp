@@ -167,6 +167,48 @@ TEST(DriverTest, MissedBudgetsAreNeverBeatenByMin) {
   }
 }
 
+/// The two orders plan on two threads as they would one after the other:
+/// the same kept order, plan, arena and other order's plan, under arena and
+/// live budgets, at 0.7, 0.5 and `min`, on two random training steps and a
+/// layered DAG (the time limit is far off, so no solve is cut short).
+TEST(DriverTest, OrdersPlanOnTwoThreadsAsOnOne) {
+  std::vector<Program> programs;
+  for (unsigned seed : {24u, 85u})
+    programs.push_back(generateTrainingStep(seed));
+  LayeredDagOptions layered;
+  layered.nodes = 120;
+  layered.seed = 9;
+  programs.push_back(layeredDagProgram(generateLayeredDag(layered)));
+  for (const Program &program : programs) {
+    for (bool arena : {false, true}) {
+      for (Budget budget : {Budget::ofFraction(0.7), Budget::ofFraction(0.5),
+                            Budget::min()}) {
+        PlanningOptions options;
+        options.arenaBudget = arena;
+        options.budget = budget;
+        options.timeLimitSeconds = 600;
+        options.searchBelowFloor = true;
+        options.parallelOrders = false;
+        StepPlan one = planStep(program, options);
+        options.parallelOrders = true;
+        StepPlan two = planStep(program, options);
+        SCOPED_TRACE(std::to_string(program.ops.size()) + " ops, " +
+                     (arena ? "arena" : "live") + " budget");
+        ASSERT_TRUE(one.order && two.order);
+        EXPECT_EQ(one.order->scheduled, two.order->scheduled);
+        EXPECT_TRUE(samePlan(one.result.plan, two.result.plan));
+        EXPECT_EQ(one.result.peakBytes, two.result.peakBytes);
+        EXPECT_EQ(one.result.feasible, two.result.feasible);
+        EXPECT_EQ(one.order->other.has_value(), two.order->other.has_value());
+        if (one.arenaAfter && two.arenaAfter)
+          EXPECT_EQ(one.arenaAfter->layout.arenaBytes,
+                    two.arenaAfter->layout.arenaBytes);
+        EXPECT_EQ(one.arenaAfter.has_value(), two.arenaAfter.has_value());
+      }
+    }
+  }
+}
+
 TEST(DriverTest, PlacedArenaLendsItsLayoutOnlyToTheSameBuffers) {
   Program program = makeTwoBranches();
   MemoryProfile profile = computeMemoryProfile(program, false);

@@ -47,6 +47,11 @@ struct PlanningOptions {
   /// Also plan remat-schedule's memory-aware order and keep the order that
   /// plans better.
   bool schedule = true;
+  /// With `schedule`, plan the two orders on two threads at once, each
+  /// with the whole time limit; otherwise one after the other, the
+  /// memory-aware order with half of it. The plans are the same unless
+  /// the time limit cuts a solve short.
+  bool parallelOrders = true;
   /// SolverOptions::isolateSearch.
   bool isolateSearch = true;
   /// Search even under a budget below the step's floor (PeakFloor.h), for
