@@ -308,8 +308,12 @@ struct VectorizeKernelsPass final
                  element.getIntOrFloatBitWidth() % 8;
         }))
       return keep(op, "its buffers hold elements narrower than a byte");
-    if (failed(linalg::vectorizeOpPrecondition(op)))
+    if (failed(linalg::vectorizeOpPrecondition(op))) {
+      if (moveOutputRowInnermost(rewriter, op))
+        return keep(op, "the vectorizer does not take its body; its loop "
+                        "over the output's rows moved innermost");
       return keep(op, "the vectorizer does not take its body");
+    }
 
     FailureOr<linalg::ContractionDimensions> dims =
         linalg::inferContractionDims(op);
@@ -368,6 +372,39 @@ struct VectorizeKernelsPass final
                .str();
     rewriter.eraseOp(tileOp);
     return success();
+  }
+
+  /// A generic left as a loop nest (a window kernel's gather, such as max
+  /// pooling's input adjoint): its loop over the last dimension of its one
+  /// output, which the output stores with unit stride, moved innermost
+  /// behind the window's reduction loops, so that LLVM's loop vectorizer
+  /// finds contiguous loads and stores in the innermost loop and the index
+  /// arithmetic of the window outside it (in NHWC, over the channels). The
+  /// loop is parallel and indexes the output, so every output element sums
+  /// its terms in the same order: the results do not change. Returns
+  /// whether it moved a loop.
+  static bool moveOutputRowInnermost(RewriterBase &rewriter,
+                                     linalg::LinalgOp op) {
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic || generic.getNumDpsInits() != 1)
+      return false;
+    AffineMap output =
+        generic.getMatchingIndexingMap(generic.getDpsInitOperand(0));
+    if (output.getNumResults() == 0)
+      return false;
+    auto row = dyn_cast<AffineDimExpr>(output.getResults().back());
+    unsigned loops = generic.getNumLoops();
+    if (!row || row.getPosition() == loops - 1 ||
+        !linalg::isParallelIterator(
+            generic.getIteratorTypesArray()[row.getPosition()]))
+      return false;
+    SmallVector<unsigned> order;
+    for (unsigned d = 0; d < loops; ++d)
+      if (d != row.getPosition())
+        order.push_back(d);
+    order.push_back(row.getPosition());
+    rewriter.setInsertionPoint(generic);
+    return succeeded(linalg::interchangeGenericOp(rewriter, generic, order));
   }
 
   static remark::RemarkOpts remarkOptions(Operation *op) {

@@ -139,6 +139,38 @@ func.func @window(%x: memref<9xf32>, %z: memref<8xf32>) {
 
 // -----
 
+// A window kernel the vectorizer does not take, whose loop over the
+// output's last dimension (here c, the channels of an NHWC gradient) is not
+// innermost: that loop moves behind the window's reduction loops, for
+// LLVM's loop vectorizer, and linalg.index follows it.
+// CHECK-LABEL: func.func @gather_rows
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK: %[[I:.+]] = linalg.index 0 : index
+// CHECK: %[[K:.+]] = linalg.index 1 : index
+// CHECK: %[[C:.+]] = linalg.index 2 : index
+// CHECK: %[[J:.+]] = arith.addi %[[I]], %[[K]] : index
+// CHECK: memref.load %{{.+}}[%[[J]], %[[C]]]
+// CHECK-NOT: vector.
+// REMARK: remark: [Missed] Vectorize | Category:remat | Function=gather_rows | Remark="linalg.generic stays a loop nest: the vectorizer does not take its body; its loop over the output's rows moved innermost"
+#window = affine_map<(d0, d1, d2) -> (d2)>
+#rows = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @gather_rows(%w: memref<2xf32>, %x: memref<9x16xf32>, %z: memref<8x16xf32>) {
+  linalg.generic {indexing_maps = [#window, #rows], iterator_types = ["parallel", "parallel", "reduction"]} ins(%w : memref<2xf32>) outs(%z : memref<8x16xf32>) {
+  ^bb0(%unused: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %k = linalg.index 2 : index
+    %c = linalg.index 1 : index
+    %j = arith.addi %i, %k : index
+    %v = memref.load %x[%j, %c] : memref<9x16xf32>
+    %s = arith.addf %o, %v : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // An op writing a mask (i1, a byte per element in a buffer) is vectorized
 // like any other: remat-byte-masks makes its vector store move bytes.
 // CHECK-LABEL: func.func @mask
@@ -490,10 +522,12 @@ func.func @parallel_named_convolution(%x: memref<1x34x34x16xf32>, %w: memref<16x
 // -----
 
 // A window record the lowering does not know (here one without a kind)
-// leaves the kernel as it is.
+// leaves the kernel a loop nest, not split into taps (only its loop over
+// the output's rows moves innermost).
 // CHECK-LABEL: func.func @unknown_window
 // CHECK: linalg.generic
-// REMARK: remark: [Missed] Vectorize | Category:remat | Function=unknown_window | Remark="linalg.generic stays a loop nest: the vectorizer does not take its body"
+// CHECK-NOT: vector.
+// REMARK: remark: [Missed] Vectorize | Category:remat | Function=unknown_window | Remark="linalg.generic stays a loop nest: the vectorizer does not take its body; its loop over the output's rows moved innermost"
 func.func @unknown_window(%arg1: memref<16x3x3x8xf32>, %alloc: memref<1x3x3x16xf32>, %arg0: memref<1x5x5x8xf32>) {
   %c2 = arith.constant 2 : index
   %c-1 = arith.constant -1 : index
