@@ -13,6 +13,8 @@
 #include "llvm/ExecutionEngine/JITEventListener.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
+#include "llvm/ExecutionEngine/Orc/SelfExecutorProcessControl.h"
+#include "llvm/ExecutionEngine/Orc/TaskDispatch.h"
 #include "llvm/ExecutionEngine/SectionMemoryManager.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -163,6 +165,35 @@ orc::LLJITBuilderState::ObjectLinkingLayerCreator linkerFor(bool perf) {
   };
 }
 
+/// Compiles on a pool of threads and runs every other task of the session
+/// (a lookup's completion, above all) on the thread that hands it over.
+/// ORC's LLJIT::initialize and deinitialize wait for their init-symbol
+/// lookups on a condition variable on their stack, which the completion
+/// signals after releasing the lock it counted down under: run on a pool
+/// thread, the signal could come after the waiter saw the count reach zero
+/// and returned, into a stack frame reused since. It hung remat-run in the
+/// dispatcher's shutdown (a thread stuck in pthread_cond_signal on the
+/// main thread's stack, in one run of each of two differential soaks of
+/// 320 runs) and could write into a live frame. Those lookups run after every part is
+/// compiled, so their symbols are ready and they complete, in place, before
+/// the wait.
+class CompileThreadsDispatcher : public orc::TaskDispatcher {
+public:
+  explicit CompileThreadsDispatcher(size_t threads) : pool(threads) {}
+
+  void dispatch(std::unique_ptr<orc::Task> task) override {
+    if (llvm::isa<orc::MaterializationTask>(*task))
+      pool.dispatch(std::move(task));
+    else
+      task->run();
+  }
+
+  void shutdown() override { pool.shutdown(); }
+
+private:
+  orc::DynamicThreadPoolTaskDispatcher pool;
+};
+
 } // namespace
 
 CompiledModule::~CompiledModule() {
@@ -218,10 +249,22 @@ CompiledModule::compile(mlir::ModuleOp module, llvm::StringRef entry,
     return failure("cannot split the module", parts.takeError());
 
   auto compiled = std::unique_ptr<CompiledModule>(new CompiledModule);
+  // One part compiles on this thread, as every task then runs.
+  bool concurrent = parts->size() > 1;
+  std::unique_ptr<orc::TaskDispatcher> dispatcher;
+  if (concurrent)
+    dispatcher = std::make_unique<CompileThreadsDispatcher>(parts->size());
+  else
+    dispatcher = std::make_unique<orc::InPlaceTaskDispatcher>();
+  llvm::Expected<std::unique_ptr<orc::SelfExecutorProcessControl>> process =
+      orc::SelfExecutorProcessControl::Create(nullptr, std::move(dispatcher));
+  if (!process)
+    return failure("cannot start the JIT", process.takeError());
   llvm::Expected<std::unique_ptr<orc::LLJIT>> jit =
       orc::LLJITBuilder()
           .setJITTargetMachineBuilder(*host)
-          .setNumCompileThreads(parts->size() > 1 ? parts->size() : 0)
+          .setExecutorProcessControl(std::move(*process))
+          .setSupportConcurrentCompilation(concurrent)
           .setObjectLinkingLayerCreator(linkerFor(perf))
           .create();
   if (!jit)
