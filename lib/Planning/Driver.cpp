@@ -104,8 +104,8 @@ private:
   /// planInBetterOrder on two threads, each order until the deadline: the
   /// given order plans while the memory-aware one is found and planned
   /// (the two are apart until the choice), and each order's thread places
-  /// its fitted plan as keepArenaFit would, in case it is kept. The plans are those of one thread unless the time limit cuts a
-  /// solve short.
+  /// its fitted plan as keepArenaFit would, in case it is kept. The plans
+  /// are those of one thread unless the time limit cuts a solve short.
   void planOrdersInParallel(const Program &given) {
     OrderPlan asGiven;
     std::thread givenThread([&] {

@@ -174,9 +174,9 @@ orc::LLJITBuilderState::ObjectLinkingLayerCreator linkerFor(bool perf) {
 /// and returned, into a stack frame reused since. It hung remat-run in the
 /// dispatcher's shutdown (a thread stuck in pthread_cond_signal on the
 /// main thread's stack, in one run of each of two differential soaks of
-/// 320 runs) and could write into a live frame. Those lookups run after every part is
-/// compiled, so their symbols are ready and they complete, in place, before
-/// the wait.
+/// 320 runs) and could write into a live frame. Those lookups run after
+/// every part is compiled, so their symbols are ready and they complete, in
+/// place, before the wait.
 class CompileThreadsDispatcher : public orc::TaskDispatcher {
 public:
   explicit CompileThreadsDispatcher(size_t threads) : pool(threads) {}

@@ -134,10 +134,10 @@ std::vector<Gap> GreedyPlanner::gapsOverTarget(const Snapshot &snapshot,
     while (end < gaps.size() && gaps[end].origin == gaps[begin].origin)
       ++end;
     if (gaps[end - 1].live != gaps[begin].live)
-      std::sort(gaps.begin() + begin, gaps.begin() + end,
-                [](const Gap &a, const Gap &b) {
-                  return std::tie(a.end, a.live) < std::tie(b.end, b.live);
-                });
+      llvm::sort(gaps.begin() + begin, gaps.begin() + end,
+                 [](const Gap &a, const Gap &b) {
+                   return std::tie(a.end, a.live) < std::tie(b.end, b.live);
+                 });
     begin = end;
   }
   return gaps;
