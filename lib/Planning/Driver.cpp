@@ -191,7 +191,9 @@ private:
     std::optional<StepArena> placed;
     if (arenaBudgeted()) {
       placed = plannedStepArena(keptProgram(given, least), least.result.plan,
-                                options.alignment, options.countInputs);
+                                options.alignment, options.countInputs,
+                                ArenaStrategy::Quick);
+      keepBetterLayout(*placed, placeBestIfItCanFit(*placed));
       missed.bytes = plan.arenaAfter->layout.arenaBytes;
       closer.bytes = placed->layout.arenaBytes;
     }
@@ -321,14 +323,14 @@ private:
   /// already (placeBest).
   void keepArenaFit(ArenaBudgetResult fitted,
                     std::optional<ArenaLayout> best = std::nullopt) {
-    ArenaLayout &layout = fitted.arena.layout;
-    if (layout.startOrderOnly) {
-      if (!best)
-        best = placeArena(fitted.arena.buffers);
-      if (best->arenaBytes < layout.arenaBytes)
-        layout = std::move(*best);
-      layout.startOrderOnly = false;
-    }
+    if (!best)
+      best = placeBestIfItCanFit(fitted.arena);
+    keepBetterLayout(fitted.arena, std::move(best));
+    // Best's placement can meet the budget that every quick one missed (a
+    // 6,000-op random layered DAG at 0.99: 1.004 of the budget in start
+    // order, 0.974 with Best), and the plan is then as good as met.
+    if (fitted.arenaBytes() <= *plan.solverOptions.budgetBytes)
+      fitted.result.feasible = fitted.fits = true;
     plan.result = std::move(fitted.result);
     plan.liveTargetBytes = fitted.liveTarget;
     plan.plans = fitted.plans;
@@ -336,9 +338,36 @@ private:
   }
 
   /// Best's placement of an order's fitted plan, ahead of keepArenaFit.
-  static void placeBest(OrderPlan &order) {
-    if (order.fit && order.fit->arena.layout.startOrderOnly)
-      order.bestLayout = placeArena(order.fit->arena.buffers);
+  void placeBest(OrderPlan &order) const {
+    if (order.fit)
+      order.bestLayout = placeBestIfItCanFit(order.fit->arena);
+  }
+
+  /// Best's placement of `quick`'s buffers, where Quick placed them in
+  /// start order only and Best could meet the budget. A plan whose live
+  /// bytes alone exceed it (ArenaLayout::lowerBound) misses it in every
+  /// placement: its error reports the start-order arena, and best-effort's
+  /// plan is placed with Best by the pass (placeStepArena). On a 100k-op
+  /// random layered DAG at 0.5 that placement took 8-10 s of 23 s, to
+  /// come 0.06% closer to a budget half of its live peak.
+  std::optional<ArenaLayout> placeBestIfItCanFit(const StepArena &quick) const {
+    const ArenaLayout &layout = quick.layout;
+    if (!layout.startOrderOnly ||
+        layout.lowerBound > *plan.solverOptions.budgetBytes)
+      return std::nullopt;
+    return placeArena(quick.buffers);
+  }
+
+  /// Takes `best` where it is a smaller arena than `quick`'s; `quick` is
+  /// then placed as Best places it.
+  static void keepBetterLayout(StepArena &quick,
+                               std::optional<ArenaLayout> best) {
+    if (!best)
+      return;
+    ArenaLayout &layout = quick.layout;
+    if (best->arenaBytes < layout.arenaBytes)
+      layout = std::move(*best);
+    layout.startOrderOnly = false;
   }
 
   const PlanningOptions &options;

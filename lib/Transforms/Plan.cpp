@@ -302,9 +302,15 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     outcome->planned = materialize(outcome->graph.program, outcome->result.plan,
                                    outcome->plannedLayout);
     outcome->after = computeMemoryProfile(outcome->planned, countInputs);
+    // A missed budget's arena is only the error's figure: best fit in start
+    // order, not Best's search (seconds at 100k buffers). A plan that is
+    // applied gets Best's.
+    ArenaStrategy placement = outcome->result.feasible || bestEffort
+                                  ? ArenaStrategy::Best
+                                  : ArenaStrategy::Quick;
     outcome->arenaAfter = placeStepArena(
-        outcome->planned, outcome->after, planning.alignment,
-        ArenaStrategy::Best, step.arenaAfter ? &*step.arenaAfter : nullptr);
+        outcome->planned, outcome->after, planning.alignment, placement,
+        step.arenaAfter ? &*step.arenaAfter : nullptr);
     if (failed(checkArenaFits(function, outcome->arenaAfter)))
       return nullptr;
     if (step.solverOptions.minimize)

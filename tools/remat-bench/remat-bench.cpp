@@ -245,10 +245,11 @@ int planWithDriver(const Program &program, const std::string &model,
       Program planned =
           materialize(keptProgram(program, step), step.result.plan);
       MemoryProfile after = computeMemoryProfile(planned, options.countInputs);
-      StepArena arena = placeStepArena(planned, after, options.alignment,
-                                       ArenaStrategy::Best,
-                                       step.arenaAfter ? &*step.arenaAfter
-                                                       : nullptr);
+      // As remat-plan places it (without best-effort).
+      StepArena arena = placeStepArena(
+          planned, after, options.alignment,
+          step.result.feasible ? ArenaStrategy::Best : ArenaStrategy::Quick,
+          step.arenaAfter ? &*step.arenaAfter : nullptr);
       std::optional<uint64_t> budgetBytes = step.solverOptions.budgetBytes;
       std::printf("%s,%zu,%s,%s,%s,%s,%llu,%llu,%llu,%llu,%d,%llu,%u,%.3f,%s\n",
                   model.c_str(), program.ops.size(), solver.c_str(),

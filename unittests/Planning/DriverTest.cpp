@@ -209,6 +209,47 @@ TEST(DriverTest, OrdersPlanOnTwoThreadsAsOnOne) {
   }
 }
 
+/// A plan whose live bytes exceed the arena budget misses it in every
+/// placement: planning keeps best fit in start order (Quick), which the
+/// pass re-places with Best only for a plan it applies. A budget the plan
+/// can meet gets Best's placement. On a 6,000-op random layered DAG (over
+/// 4096 buffers, where Quick differs from Best): at 0.5 no plan comes near,
+/// at 0.99 the first plan fits once Best has placed it.
+TEST(DriverTest, PlansThatCannotFitAreNotPlacedWithBest) {
+  LayeredDagOptions layered;
+  layered.nodes = 6000;
+  layered.seed = 3;
+  Program program = layeredDagProgram(generateLayeredDag(layered));
+  PlanningOptions options;
+  options.budget = Budget::ofFraction(0.5);
+  StepPlan missed = planStep(program, options);
+  ASSERT_FALSE(missed.result.feasible);
+  ASSERT_TRUE(missed.arenaAfter.has_value());
+  const ArenaLayout &quick = missed.arenaAfter->layout;
+  EXPECT_TRUE(quick.startOrderOnly);
+  EXPECT_GT(quick.lowerBound, *missed.solverOptions.budgetBytes);
+  StepArena startOrder = plannedStepArena(keptProgram(program, missed),
+                                          missed.result.plan, options.alignment,
+                                          options.countInputs,
+                                          ArenaStrategy::Quick);
+  EXPECT_EQ(quick.offsets, startOrder.layout.offsets);
+  // Best, as best-effort's pass places it, comes closer.
+  Program planned =
+      materialize(keptProgram(program, missed), missed.result.plan);
+  MemoryProfile after = computeMemoryProfile(planned, options.countInputs);
+  StepArena best = placeStepArena(planned, after, options.alignment,
+                                  ArenaStrategy::Best, &*missed.arenaAfter);
+  EXPECT_FALSE(best.layout.startOrderOnly);
+  EXPECT_LT(best.layout.arenaBytes, quick.arenaBytes);
+
+  options.budget = Budget::ofFraction(0.99);
+  StepPlan met = planStep(program, options);
+  ASSERT_TRUE(met.result.feasible);
+  ASSERT_TRUE(met.arenaAfter.has_value());
+  EXPECT_FALSE(met.arenaAfter->layout.startOrderOnly);
+  EXPECT_LE(met.arenaAfter->layout.arenaBytes, *met.solverOptions.budgetBytes);
+}
+
 TEST(DriverTest, PlacedArenaLendsItsLayoutOnlyToTheSameBuffers) {
   Program program = makeTwoBranches();
   MemoryProfile profile = computeMemoryProfile(program, false);
@@ -219,6 +260,15 @@ TEST(DriverTest, PlacedArenaLendsItsLayoutOnlyToTheSameBuffers) {
   EXPECT_EQ(placeStepArena(program, profile, 64, ArenaStrategy::Best, &lent)
                 .layout.arenaBytes,
             12345u);
+  // A layout of start order alone lends itself to Quick, not to Best.
+  lent.layout.startOrderOnly = true;
+  EXPECT_EQ(placeStepArena(program, profile, 64, ArenaStrategy::Quick, &lent)
+                .layout.arenaBytes,
+            12345u);
+  EXPECT_EQ(placeStepArena(program, profile, 64, ArenaStrategy::Best, &lent)
+                .layout.arenaBytes,
+            placed.layout.arenaBytes);
+  lent.layout.startOrderOnly = false;
   lent.buffers.back().bytes += 64;
   EXPECT_EQ(placeStepArena(program, profile, 64, ArenaStrategy::Best, &lent)
                 .layout.arenaBytes,

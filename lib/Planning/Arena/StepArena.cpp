@@ -35,7 +35,10 @@ StepArena remat::placeStepArena(const Program &program,
     for (ValueId result : program.ops[op].results)
       addValue(result);
   }
-  if (placedBefore && placedBefore->buffers == arena.buffers)
+  // A layout placed in start order only lends itself to Quick alone.
+  if (placedBefore && placedBefore->buffers == arena.buffers &&
+      (strategy == ArenaStrategy::Quick ||
+       !placedBefore->layout.startOrderOnly))
     arena.layout = placedBefore->layout;
   else
     arena.layout = placeArena(arena.buffers, strategy);
