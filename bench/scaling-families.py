@@ -3,7 +3,7 @@
 
     python3 bench/scaling-families.py [--solver greedy] [--budgets 0.5,0.7,min]
                                       [--time-limit 60] [--quick]
-    python3 bench/scaling-families.py --driver [--budgets 0.5,min]
+    python3 bench/scaling-families.py --driver [--budgets 0.5,min] [--repeat 3]
 
 `--driver` times `remat-bench plan` instead: planStep, as remat-plan plans
 (both orders, arena fitting with its re-plans and placements), at about
@@ -84,7 +84,9 @@ def plan_sizes(args, command, budgets, depths_of, detail, per_budget=False):
     """One `remat-bench COMMAND` row per family x size x budget; `detail`
     says what to print of each beside its time. With `per_budget`, each
     budget gets a process of its own and its row the CPU seconds of that
-    process (cpu_s, graph generation and the final placement included)."""
+    process (cpu_s, graph generation and the final placement included).
+    Each command runs `args.repeat` times (rows of the median time)."""
+    repeat = max(1, args.repeat)
     groups = [[b] for b in budgets] if per_budget else [budgets]
     rows = []
     for family, graph_args, depth_flag, depths in FAMILIES:
@@ -95,14 +97,24 @@ def plan_sizes(args, command, budgets, depths_of, detail, per_budget=False):
                     "%s=%d" % (depth_flag, depth), "--solvers=" + args.solver,
                     "--budgets=" + ",".join(group),
                     "--time-limit=%g" % args.time_limit]
-                cpu = child_cpu_seconds()
-                out = subprocess.run(cmd, check=True, capture_output=True,
-                                     text=True).stdout
-                cpu = child_cpu_seconds() - cpu
-                for r in csv.DictReader(io.StringIO(out)):
-                    r["family"] = family
+                # Each run's rows by budget; a repeated group keeps each
+                # budget's row of the median plan time, with the median
+                # CPU seconds of its runs.
+                runs = {}
+                for _ in range(repeat):
+                    cpu = child_cpu_seconds()
+                    out = subprocess.run(cmd, check=True, capture_output=True,
+                                         text=True).stdout
+                    cpu = child_cpu_seconds() - cpu
+                    for r in csv.DictReader(io.StringIO(out)):
+                        r["family"] = family
+                        if per_budget:
+                            r["cpu_s"] = "%.2f" % cpu
+                        runs.setdefault(r["budget"], []).append(r)
+                for budget_runs in runs.values():
+                    r = median_run(budget_runs, "solve_ms")
                     if per_budget:
-                        r["cpu_s"] = "%.2f" % cpu
+                        r["cpu_s"] = median_run(budget_runs, "cpu_s")["cpu_s"]
                     rows.append(r)
                     print("%-11s %7s ops %-4s %9.0f ms  %s  %s" % (
                         family, r["ops"], r["budget"], float(r["solve_ms"]),
@@ -110,6 +122,13 @@ def plan_sizes(args, command, budgets, depths_of, detail, per_budget=False):
                         "feasible" if r["feasible"] == "1" else "infeasible"),
                         file=sys.stderr)
     return rows
+
+
+def median_run(runs, field):
+    """The run whose `field` is the median (the lower one of an even
+    number)."""
+    ranked = sorted(runs, key=lambda r: float(r[field]))
+    return ranked[(len(ranked) - 1) // 2]
 
 
 def series(rows, budgets):
@@ -154,7 +173,9 @@ def driver_table(args, budgets):
           "budget (graph generation and the final placement included). k10 "
           "is the log-log slope of the wall time between the two largest "
           "sizes, k10 cpu that of the CPU seconds. The target is under 10 s "
-          "at 100k ops and k10 at most 1.2.", ""]
+          "at 100k ops and k10 at most 1.2.%s" % (
+              " Each figure is the median of %d runs." % args.repeat
+              if args.repeat > 1 else ""), ""]
     sizes = max(len(depths) for depths in DRIVER_DEPTHS.values())
     md.append("| family | budget | " + " | ".join(
         "ops | ms | cpu" for _ in range(sizes)) + " | k10 | k10 cpu |")
@@ -185,6 +206,10 @@ def main():
     parser.add_argument("--time-limit", type=float, default=60)
     parser.add_argument("--quick", action="store_true",
                         help="the two smaller sizes only")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs per family, size and budget; the tables "
+                        "take the median plan time (and the median CPU "
+                        "seconds)")
     parser.add_argument("--driver", action="store_true",
                         help="time remat-bench plan (planStep) at 3.5k-100k "
                         "ops")

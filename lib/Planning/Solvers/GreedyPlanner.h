@@ -223,10 +223,11 @@ private:
   /// `expected` is set to what the sweep expects of its evaluation.
   bool sweepOverBudget(Plan &plan, const Snapshot &snapshot, size_t maxPicks,
                        SweepEstimate &expected) const;
-  /// The stretches a sweep may free: where a buffer the step-wise search
-  /// could pick waits, through an op over `target`, in its tie-break order.
-  std::vector<Gap> gapsOverTarget(const Snapshot &snapshot,
-                                  int64_t target) const;
+  /// The stretches a sweep of at most `maxPicks` picks may free: where a
+  /// buffer the step-wise search could pick waits, through an op over
+  /// `target` that the sweep can reach, in its tie-break order.
+  std::vector<Gap> gapsOverTarget(const Snapshot &snapshot, int64_t target,
+                                  size_t maxPicks) const;
   CandidateQueue candidatesAtPeak(const Snapshot &snapshot) const;
   /// `option` as a candidate, or false when its chain would keep as many
   /// bytes alive through the peak as it frees.

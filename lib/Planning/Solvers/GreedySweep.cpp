@@ -11,8 +11,10 @@
 #include "IntervalTrees.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <tuple>
 
@@ -50,7 +52,8 @@ void mergeSweep(Plan &plan, std::vector<Recompute> appended,
 } // namespace
 
 std::vector<Gap> GreedyPlanner::gapsOverTarget(const Snapshot &snapshot,
-                                               int64_t target) const {
+                                               int64_t target,
+                                               size_t maxPicks) const {
   const Program &program = snapshot.program;
   const MemoryProfile &profile = snapshot.profile;
   const OpId numOps = program.ops.size();
@@ -71,12 +74,33 @@ std::vector<Gap> GreedyPlanner::gapsOverTarget(const Snapshot &snapshot,
     if (program.values[v].aliasOf != kNone)
       eligible[program.rootOf(v)] = false;
   // Only gaps through an op over the target can matter: estimates only go
-  // down during a sweep.
+  // down during a sweep. Under `min` the sweep stops at the first op it
+  // cannot lower, so the highest estimate falls only by what its picks
+  // free, at most each picked buffer's bytes: it visits no op whose live
+  // bytes are below the peak less the `maxPicks` largest buffers. Those
+  // ops' gaps are left out (a 100k-op random layered DAG's first sweep
+  // under `min`: 2.2M of 4.2M gaps).
+  int64_t reachable = std::numeric_limits<int64_t>::min();
+  if (options.minimize) {
+    std::vector<uint64_t> sizes;
+    for (ValueId v = 0; v < program.values.size(); ++v)
+      if (eligible[v])
+        sizes.push_back(program.values[v].bytes);
+    size_t picks = std::min(maxPicks, sizes.size());
+    std::nth_element(sizes.begin(), sizes.begin() + picks, sizes.end(),
+                     std::greater<>());
+    uint64_t freeable = 0;
+    for (size_t k = 0; k < picks; ++k)
+      freeable = llvm::SaturatingAdd(freeable, sizes[k]);
+    if (freeable < profile.peakBytes)
+      reachable = static_cast<int64_t>(profile.peakBytes - freeable);
+  }
   std::vector<OpId> overBefore(numOps + 1, 0);
-  for (OpId op = 0; op < numOps; ++op)
+  for (OpId op = 0; op < numOps; ++op) {
+    auto bytes = static_cast<int64_t>(profile.liveBytes[op]);
     overBefore[op + 1] =
-        overBefore[op] +
-        (static_cast<int64_t>(profile.liveBytes[op]) > target ? 1 : 0);
+        overBefore[op] + (bytes > target && bytes >= reachable ? 1 : 0);
+  }
   // Found in program order, so each buffer's gaps come by increasing end;
   // counted per buffer for the ordering below.
   std::vector<Gap> found;
@@ -154,7 +178,7 @@ bool GreedyPlanner::sweepOverBudget(Plan &plan, const Snapshot &snapshot,
       options.minimize ? 0 : static_cast<int64_t>(*options.budgetBytes);
   const OpId numOps = program.ops.size();
 
-  std::vector<Gap> gaps = gapsOverTarget(snapshot, target);
+  std::vector<Gap> gaps = gapsOverTarget(snapshot, target, maxPicks);
 
   // The step-wise search at estimated cost: the op with the most estimated
   // live bytes (the snapshot's, minus what the recomputations picked so far
