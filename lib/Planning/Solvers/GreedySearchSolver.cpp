@@ -203,9 +203,12 @@ private:
       leastPeak = std::make_shared<const SolverResult>(least);
       starts.push_back({"its least peak", std::move(least)});
     }
+    // Each start is its solver's evaluatePlan result for this program:
+    // only whether it meets this budget is judged again (evaluating them
+    // again was 7 evaluations, 0.9 s, of a 100k-op layered DAG's solve).
     for (auto &[from, start] : starts) {
-      SolverResult result =
-          evaluatePlan(program, std::move(start.plan), options);
+      SolverResult result = std::move(start);
+      result.feasible = meetsBudget(result.peakBytes, options);
       if (result.feasible && !options.minimize)
         result = pruneEvaluated(program, std::move(result), options, deadline);
       if (!isBetterResult(result, best, options))

@@ -121,10 +121,14 @@ SolverResult remat::evaluatePlan(const Program &program, Plan plan,
   result.peakBytes = measure.peak;
   result.extraCost = measure.extraCost;
   result.extraFlops = measure.extraFlops;
-  result.feasible = options.minimize || !options.budgetBytes ||
-                    result.peakBytes <= *options.budgetBytes;
+  result.feasible = meetsBudget(result.peakBytes, options);
   result.plan = std::move(plan);
   return result;
+}
+
+bool remat::meetsBudget(uint64_t peakBytes, const SolverOptions &options) {
+  return options.minimize || !options.budgetBytes ||
+         peakBytes <= *options.budgetBytes;
 }
 
 bool remat::isBetterResult(const SolverResult &a, const SolverResult &b,

@@ -139,6 +139,11 @@ solveDeadline(const SolverOptions &options);
 SolverResult evaluatePlan(const Program &program, Plan plan,
                           const SolverOptions &options);
 
+/// Whether a plan whose materialized step peaks at `peakBytes` meets the
+/// budget of `options` (always under `min` and without one): the
+/// `feasible` of evaluatePlan, for a result evaluated under other options.
+bool meetsBudget(uint64_t peakBytes, const SolverOptions &options);
+
 } // namespace remat
 
 #endif // REMAT_LIB_PLANNING_SOLVERSUPPORT_H
