@@ -174,7 +174,8 @@ def driver_table(args, budgets):
           "is the log-log slope of the wall time between the two largest "
           "sizes, k10 cpu that of the CPU seconds. The target is under 10 s "
           "at 100k ops and k10 at most 1.2.%s" % (
-              " Each figure is the median of %d runs." % args.repeat
+              " Each time is the median of %d runs, and each cpu the median "
+              "of their CPU seconds (not always the same run's)." % args.repeat
               if args.repeat > 1 else ""), ""]
     sizes = max(len(depths) for depths in DRIVER_DEPTHS.values())
     md.append("| family | budget | " + " | ".join(
@@ -241,7 +242,9 @@ def main():
           "the two largest only (a fixed cost per run flattens k). Below "
           "5,000 ops the default solver adds a local search where greedy "
           "misses the budget or under `min`, which runs for seconds: k of "
-          "`min` is not greedy's.", ""]
+          "`min` is not greedy's.%s" % (
+              " Each time is the median of %d runs." % args.repeat
+              if args.repeat > 1 else ""), ""]
     md.append("| family | budget | " + " | ".join(
         "ops | ms | extra FLOPs" for _ in range(3)) + " | k | k10 |")
     md.append("|---|---|" + "---|---|---|" * 3 + "---|---|")

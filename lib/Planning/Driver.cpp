@@ -318,9 +318,11 @@ private:
   }
 
   /// The re-plans judged each plan by its quick placement; the kept one
-  /// gets Best's where that comes closer (on a 100k-op U-Net at 0.5,
-  /// 1.027 -> 1.012 of the live peak): `best`, where it was placed
-  /// already (placeBest).
+  /// gets Best's where it could meet the budget and Best comes closer (on
+  /// a 100k-op U-Net at 0.5, 1.027 -> 1.012 of the live peak): `best`,
+  /// where it was placed already (placeBest). The two orders were compared
+  /// on their quick placements, as on one thread, where only the kept
+  /// order is placed with Best.
   void keepArenaFit(ArenaBudgetResult fitted,
                     std::optional<ArenaLayout> best = std::nullopt) {
     if (!best)

@@ -471,6 +471,9 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
            << " cannot be met: the smallest arena solver '" << outcome.solver
            << "' reached is "
            << formatBytes(outcome.arenaAfter.layout.arenaBytes)
+           << (outcome.arenaAfter.layout.startOrderOnly
+                   ? " placed in start order"
+                   : "")
            << " (live peak " << formatBytes(outcome.after.peakBytes)
            << "; before: arena "
            << formatBytes(outcome.arenaBefore.layout.arenaBytes) << ")";

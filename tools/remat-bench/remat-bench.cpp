@@ -38,7 +38,9 @@
 //       --parallel-orders=0) and prints one CSV row per run: model,ops,
 //       solver,budget,budget_bytes,order,peak_before,arena_before,peak,
 //       arena,feasible,extra_flops,plans,solve_ms,recomputes (each as
-//       value@before:chain ops, in the kept order's ids).
+//       value@before:chain ops, in the kept order's ids). The arena is
+//       placed as remat-plan places it without best-effort: a missed
+//       budget's in start order only, on steps of more than 4096 buffers.
 //
 //   remat-bench place --model=NAME [graph options] [--alignment=A]
 //       places the unplanned step's buffers in one arena with the default

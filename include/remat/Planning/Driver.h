@@ -93,7 +93,9 @@ struct StepPlan {
   std::optional<uint64_t> liveTargetBytes;
   unsigned plans = 1;
   /// The kept plan's step placed, when planning placed it (under an arena
-  /// budget): placeStepArena takes its layout rather than placing again.
+  /// budget): placeStepArena takes its layout rather than placing again,
+  /// unless it is start order's alone (ArenaLayout::startOrderOnly: the
+  /// plan's live bytes exceed the budget) and Best is asked for.
   std::optional<StepArena> arenaAfter;
   double solveMs = 0;
   /// Set when the budget is below the step's floor and nothing was searched

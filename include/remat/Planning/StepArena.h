@@ -39,11 +39,12 @@ struct StepArena {
 /// The buffers of `program` under `profile` (computed with the same
 /// `countInputs`), placed with `strategy`; offsets are multiples of
 /// `alignment`. `placedBefore`, an arena placed earlier with the same
-/// strategy, lends its layout when its buffers are these: placement is a
-/// function of the buffers, and planning places the plan it keeps. A
-/// layout of Quick's start order alone (ArenaLayout::startOrderOnly) lends
-/// itself only to Quick: planning leaves one where the plan's live bytes
-/// exceed the budget, and no placement could meet it.
+/// strategy or with Best, lends its layout when its buffers are these:
+/// placement is a function of the buffers, and planning places the plan it
+/// keeps. A layout of Quick's start order alone
+/// (ArenaLayout::startOrderOnly) lends itself only to Quick: planning
+/// leaves one where the plan's aligned live bytes exceed the budget, and no
+/// placement could meet it.
 StepArena placeStepArena(const Program &program, const MemoryProfile &profile,
                          uint64_t alignment,
                          ArenaStrategy strategy = ArenaStrategy::Best,
