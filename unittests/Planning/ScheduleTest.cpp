@@ -3,12 +3,14 @@
 #include "remat/Planning/Schedule.h"
 #include "remat/Planning/InPlaceWrites.h"
 #include "remat/Planning/MemoryProfile.h"
+#include "remat/Planning/Testing/Generators.h"
 
 #include "llvm/ADT/STLExtras.h"
 
 #include "gtest/gtest.h"
 
 #include <numeric>
+#include <random>
 
 using namespace remat;
 
@@ -212,6 +214,37 @@ TEST(ScheduleTest, InPlaceWritesIntoOneBufferKeepTheirOrder) {
   EXPECT_TRUE(readsOnlyHeldValues(program, order));
   auto position = [&](OpId op) { return llvm::find(order, op) - order.begin(); };
   EXPECT_LT(position(first), position(second));
+}
+
+/// The profile of an order, as the scheduler judges orders, is that of the
+/// reordered program: on random training steps (views, in-place writes,
+/// scratch, outputs), in the memory-aware order and in shuffled ones, with
+/// and without the inputs.
+TEST(ScheduleTest, ProfileOfAnOrderIsThatOfTheReorderedProgram) {
+  std::mt19937_64 rng(17);
+  for (unsigned seed = 0; seed < 40; ++seed) {
+    Program program = generateTrainingStep(seed);
+    std::vector<OpId> shuffled(program.ops.size());
+    std::iota(shuffled.begin(), shuffled.end(), 0);
+    std::shuffle(shuffled.begin(), shuffled.end(), rng);
+    for (bool countInputs : {false, true}) {
+      for (const std::vector<OpId> &order :
+           {scheduleForMemory(program, countInputs), shuffled}) {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        MemoryProfile direct = computeMemoryProfile(program, order, countInputs);
+        MemoryProfile built =
+            computeMemoryProfile(reorder(program, order), countInputs);
+        EXPECT_EQ(direct.liveBytes, built.liveBytes);
+        EXPECT_EQ(direct.peakBytes, built.peakBytes);
+        EXPECT_EQ(direct.peakOp, built.peakOp);
+        ASSERT_EQ(direct.ranges.size(), built.ranges.size());
+        for (ValueId v = 0; v < direct.ranges.size(); ++v) {
+          EXPECT_EQ(direct.ranges[v].begin, built.ranges[v].begin);
+          EXPECT_EQ(direct.ranges[v].end, built.ranges[v].end);
+        }
+      }
+    }
+  }
 }
 
 } // namespace

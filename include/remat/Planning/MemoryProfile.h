@@ -14,6 +14,8 @@
 
 #include "remat/Planning/Program.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 namespace remat {
 
 struct LiveRange {
@@ -40,6 +42,14 @@ struct MemoryProfile {
 
 /// Computes the profile in O(values + ops + uses).
 MemoryProfile computeMemoryProfile(const Program &program, bool countInputs);
+
+/// The profile of `program` with its ops run in `order` (a permutation of
+/// its op ids): that of reorder(program, order) (Schedule.h), in its
+/// positions, without building that program (the scheduler judges dozens
+/// of orders of one step).
+MemoryProfile computeMemoryProfile(const Program &program,
+                                   llvm::ArrayRef<OpId> order,
+                                   bool countInputs);
 
 } // namespace remat
 

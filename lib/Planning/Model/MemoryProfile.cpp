@@ -10,6 +10,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <cassert>
+
 using namespace remat;
 
 namespace {
@@ -20,10 +22,12 @@ bool contains(const LiveRange &range, OpId op) {
   return (range.begin == kNone || range.begin <= op) && op <= range.end;
 }
 
-} // namespace
-
-MemoryProfile remat::computeMemoryProfile(const Program &program,
-                                          bool countInputs) {
+/// The profile with op `op` run at position(op), and opAt(p) the op at
+/// position p: the identity for the program's own order (inlined to it), a
+/// permutation's table for another order.
+template <typename PositionOf, typename OpAt>
+MemoryProfile profileInOrder(const Program &program, bool countInputs,
+                             PositionOf position, OpAt opAt) {
   MemoryProfile profile;
   size_t numOps = program.ops.size();
   size_t numValues = program.values.size();
@@ -47,14 +51,14 @@ MemoryProfile remat::computeMemoryProfile(const Program &program,
     if (info.def == kNone)
       continue;
     if (roots[v] == v)
-      profile.ranges[v].begin = info.def;
+      profile.ranges[v].begin = position(info.def);
     // A view is born with its defining op, even if that op does not read the
     // root.
-    extend(roots[v], info.def);
+    extend(roots[v], position(info.def));
   }
   for (OpId op = 0; op < numOps; ++op)
     for (ValueId operand : program.ops[op].operands)
-      extend(roots[operand], op);
+      extend(roots[operand], position(op));
   for (ValueId v = 0; v < numValues; ++v)
     if (program.values[v].isOutput)
       extend(roots[v], lastOp);
@@ -84,7 +88,7 @@ MemoryProfile remat::computeMemoryProfile(const Program &program,
   for (OpId op = 0; op < numOps; ++op) {
     live += delta[op];
     unsigned __int128 bytes = static_cast<unsigned __int128>(live) +
-                              program.ops[op].scratchBytes();
+                              program.ops[opAt(op)].scratchBytes();
     profile.liveBytes[op] = static_cast<uint64_t>(
         std::min<unsigned __int128>(bytes, UINT64_MAX));
     if (profile.peakOp == kNone || profile.liveBytes[op] > profile.peakBytes) {
@@ -98,6 +102,27 @@ MemoryProfile remat::computeMemoryProfile(const Program &program,
     if (roots[v] != v)
       profile.ranges[v] = profile.ranges[roots[v]];
   return profile;
+}
+
+} // namespace
+
+MemoryProfile remat::computeMemoryProfile(const Program &program,
+                                          bool countInputs) {
+  auto identity = [](OpId op) { return op; };
+  return profileInOrder(program, countInputs, identity, identity);
+}
+
+MemoryProfile remat::computeMemoryProfile(const Program &program,
+                                          llvm::ArrayRef<OpId> order,
+                                          bool countInputs) {
+  assert(order.size() == program.ops.size() &&
+         "order must be a permutation of the ops");
+  std::vector<OpId> positions(order.size());
+  for (OpId p = 0; p < order.size(); ++p)
+    positions[order[p]] = p;
+  return profileInOrder(
+      program, countInputs, [&](OpId op) { return positions[op]; },
+      [&](OpId p) { return order[p]; });
 }
 
 std::vector<ValueId> MemoryProfile::liveAt(const Program &program,

@@ -221,8 +221,7 @@ struct Footprint {
 
 Footprint footprintOf(const Program &program, const std::vector<OpId> &order,
                       bool countInputs) {
-  MemoryProfile profile =
-      computeMemoryProfile(reorder(program, order), countInputs);
+  MemoryProfile profile = computeMemoryProfile(program, order, countInputs);
   Footprint footprint{profile.peakBytes, 0};
   for (uint64_t live : profile.liveBytes)
     footprint.area = llvm::SaturatingAdd(footprint.area, live);
