@@ -5,6 +5,7 @@
 #include "gtest/gtest.h"
 
 #include <random>
+#include <tuple>
 
 using namespace remat;
 
@@ -37,7 +38,9 @@ TEST(RangeAddMaxTreeTest, MatchesBruteForce) {
   }
 }
 
-TEST(IntervalStabbingHeapTest, MatchesBruteForce) {
+/// Random intervals, inserted one by one or (`bulk`) with insertAll, then
+/// stabbed, retired and re-inserted with lower priorities, against a scan.
+void checkStabbingHeap(bool bulk) {
   std::mt19937 random(4);
   const size_t size = 37;
   struct Interval {
@@ -54,8 +57,14 @@ TEST(IntervalStabbingHeapTest, MatchesBruteForce) {
     // Few distinct priorities, so that ties (smaller id wins) happen.
     double priority = random() % 8;
     intervals.push_back({a, b, priority, false});
-    heap.insert(id, a, b, priority);
+    if (!bulk)
+      heap.insert(id, a, b, priority);
   }
+  if (bulk)
+    heap.insertAll(intervals.size(), [&](unsigned id) {
+      const Interval &in = intervals[id];
+      return std::make_tuple(in.first, in.last, in.priority);
+    });
   auto isStale = [&](unsigned id, double priority) {
     return intervals[id].retired || intervals[id].priority != priority;
   };
@@ -86,6 +95,12 @@ TEST(IntervalStabbingHeapTest, MatchesBruteForce) {
                   intervals[id].priority);
     }
   }
+}
+
+TEST(IntervalStabbingHeapTest, MatchesBruteForce) { checkStabbingHeap(false); }
+
+TEST(IntervalStabbingHeapTest, InsertAllMatchesBruteForce) {
+  checkStabbingHeap(true);
 }
 
 } // namespace

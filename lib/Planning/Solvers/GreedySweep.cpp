@@ -187,8 +187,10 @@ bool GreedyPlanner::sweepOverBudget(Plan &plan, const Snapshot &snapshot,
   RangeAddMaxTree estimate(std::vector<int64_t>(profile.liveBytes.begin(),
                                                 profile.liveBytes.end()));
   IntervalStabbingHeap through(numOps);
-  for (unsigned id = 0; id < gaps.size(); ++id)
-    through.insert(id, gaps[id].begin, gaps[id].end, gaps[id].score);
+  through.insertAll(gaps.size(), [&](unsigned id) {
+    return std::make_tuple(size_t(gaps[id].begin), size_t(gaps[id].end),
+                           gaps[id].score);
+  });
   // The chains built so far, by gap id.
   llvm::DenseMap<unsigned, Chain> chains;
   std::vector<bool> taken(base.values.size(), false);

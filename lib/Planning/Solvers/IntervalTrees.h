@@ -123,6 +123,28 @@ public:
     }
   }
 
+  /// insert(id, first, last, priority) for every id below `count`, with
+  /// (first, last, priority) = intervalOf(id): each node's entries are
+  /// appended, then made a heap once, in time linear in the entries where
+  /// inserting them one by one sifts each (a sweep of a 100k-op random
+  /// layered DAG inserts 2-4M gaps, and the sifts were 40% of its time).
+  template <typename IntervalOf>
+  void insertAll(unsigned count, IntervalOf intervalOf) {
+    for (unsigned id = 0; id < count; ++id) {
+      auto [first, last, priority] = intervalOf(id);
+      Entry entry{priority, id};
+      for (size_t lo = first + leaves, hi = last + leaves + 1; lo < hi;
+           lo /= 2, hi /= 2) {
+        if (lo & 1)
+          nodes[lo++].push_back(entry);
+        if (hi & 1)
+          nodes[--hi].push_back(entry);
+      }
+    }
+    for (std::vector<Entry> &heap : nodes)
+      std::make_heap(heap.begin(), heap.end(), lower);
+  }
+
   /// The best live interval containing `position` as (id, priority), or
   /// false when there is none. `isStale(id, priority)` says whether an
   /// entry is retired; stale entries found on the way are dropped.
