@@ -113,14 +113,9 @@ public:
   /// Adds interval `id` over first..last with `priority`; an id may be added
   /// again with a new priority (the old entry must then turn stale).
   void insert(unsigned id, size_t first, size_t last, double priority) {
-    Entry entry{priority, id};
-    for (size_t lo = first + leaves, hi = last + leaves + 1; lo < hi;
-         lo /= 2, hi /= 2) {
-      if (lo & 1)
-        push(nodes[lo++], entry);
-      if (hi & 1)
-        push(nodes[--hi], entry);
-    }
+    forNodesOf(first, last, [&](std::vector<Entry> &heap) {
+      push(heap, Entry{priority, id});
+    });
   }
 
   /// insert(id, first, last, priority) for every id below `count`, with
@@ -132,14 +127,9 @@ public:
   void insertAll(unsigned count, IntervalOf intervalOf) {
     for (unsigned id = 0; id < count; ++id) {
       auto [first, last, priority] = intervalOf(id);
-      Entry entry{priority, id};
-      for (size_t lo = first + leaves, hi = last + leaves + 1; lo < hi;
-           lo /= 2, hi /= 2) {
-        if (lo & 1)
-          nodes[lo++].push_back(entry);
-        if (hi & 1)
-          nodes[--hi].push_back(entry);
-      }
+      forNodesOf(first, last, [&](std::vector<Entry> &heap) {
+        heap.push_back(Entry{priority, id});
+      });
     }
     for (std::vector<Entry> &heap : nodes)
       std::make_heap(heap.begin(), heap.end(), lower);
@@ -178,6 +168,18 @@ private:
     if (a.priority != b.priority)
       return a.priority < b.priority;
     return a.id > b.id;
+  }
+  /// Calls `visit` on the heap of each node that covers first..last and
+  /// whose parent does not: O(log n) of them.
+  template <typename Visit>
+  void forNodesOf(size_t first, size_t last, Visit visit) {
+    for (size_t lo = first + leaves, hi = last + leaves + 1; lo < hi;
+         lo /= 2, hi /= 2) {
+      if (lo & 1)
+        visit(nodes[lo++]);
+      if (hi & 1)
+        visit(nodes[--hi]);
+    }
   }
   static void push(std::vector<Entry> &heap, Entry entry) {
     heap.push_back(entry);
