@@ -25,10 +25,13 @@ void remat::buildRematToCpuPipeline(OpPassManager &pm,
     pm.addPass(createShareKernelsPass());
   // After the arena: the vector code reads tiles into registers and
   // allocates nothing the plan has not placed.
-  bool parallel = options.vectorize && options.parallel;
-  if (options.vectorize)
+  bool vectorize = options.vectorize && !options.gpuLoops;
+  bool parallel = vectorize && options.parallel;
+  if (vectorize)
     pm.nest<func::FuncOp>().addPass(
         createVectorizeKernelsPass({options.vectorBits, parallel}));
+  if (options.gpuLoops)
+    addGpuLoopMapping(pm.nest<func::FuncOp>());
   // Work-sharing loops in a parallel region each; the OpenMP runtime's
   // threads run them, with OMP_NUM_THREADS or the runtime's default.
   if (parallel) {
@@ -45,7 +48,7 @@ void remat::buildRematToCpuPipeline(OpPassManager &pm,
                                            "AllocaScopeInliner"}));
   }
   pm.addPass(createConvertLinalgToLoopsPass());
-  if (options.vectorize) {
+  if (vectorize) {
     // Transfers of rank 2 or more, unrolled: without unrolling they go
     // through a stack buffer.
     pm.addPass(createConvertVectorToSCFPass(
@@ -61,7 +64,7 @@ void remat::buildRematToCpuPipeline(OpPassManager &pm,
     pm.addPass(createApproximateMathPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
-  if (options.vectorize)
+  if (vectorize)
     pm.addPass(createConvertVectorToLLVMPass());
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = true;
@@ -71,6 +74,6 @@ void remat::buildRematToCpuPipeline(OpPassManager &pm,
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   // Mask buffers hold a byte per i1; LLVM's vectors of i1 a bit.
-  if (options.vectorize)
+  if (vectorize)
     pm.addPass(createByteMasksPass());
 }

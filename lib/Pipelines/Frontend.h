@@ -18,6 +18,14 @@ namespace remat {
 /// allocation's size is exactly its tensor's.
 void buildBufferizedFrontend(mlir::OpPassManager &pm, bool emitCInterface);
 
+/// On a function: bufferized linalg ops to scf.parallel loops with their
+/// parallel dimensions outermost, each collapsed and tiled into blocks of
+/// threads mapped to `block_x` and `thread_x`. remat-to-gpu makes kernels
+/// of them; remat-to-cpu{gpu-loops=true} runs them block after block,
+/// thread after thread, to check the GPU's loop structure where there is
+/// no GPU.
+void addGpuLoopMapping(mlir::OpPassManager &funcPm);
+
 } // namespace remat
 
 #endif // REMAT_LIB_PIPELINES_FRONTEND_H

@@ -14,6 +14,12 @@
 
 using namespace mlir;
 
+void remat::addGpuLoopMapping(OpPassManager &funcPm) {
+  funcPm.addPass(createParallelDimsOutermostPass());
+  funcPm.addPass(createConvertLinalgToParallelLoopsPass());
+  funcPm.addPass(createGpuMapLoopsPass());
+}
+
 void remat::buildRematToGpuPipeline(OpPassManager &pm,
                                     const GpuPipelineOptions &options) {
   buildBufferizedFrontend(pm, options.emitCInterface);
@@ -21,11 +27,14 @@ void remat::buildRematToGpuPipeline(OpPassManager &pm,
     pm.addPass(createArenaAllocationPass({kGpuTargetMemory.alignment}));
 
   OpPassManager &func = pm.nest<func::FuncOp>();
-  func.addPass(createConvertLinalgToParallelLoopsPass());
-  func.addPass(createGpuMapParallelLoopsPass());
+  addGpuLoopMapping(func);
   func.addPass(createConvertParallelLoopToGpuPass());
   func.addPass(createLowerAffinePass());
   pm.addPass(createDeviceAllocationsPass());
+  // Constants and index arithmetic into the kernels: a collapsed loop's
+  // divisors passed as kernel arguments would cost a 64-bit division per
+  // index, where a constant divisor is a multiply-high.
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
 
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip.getValue();

@@ -11,7 +11,8 @@
 // CHECK: llvm.getelementptr %{{.+}}[512] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK: llvm.call @mgpuMemAlloc(%{{.+}}, %{{.+}}, %[[SHARED]])
 // CHECK-NOT: llvm.call @mgpuMemAlloc
-// CHECK: gpu.launch_func @step_kernel
+// Each loop's 32 elements run on one block of a warp (threads 32).
+// CHECK: gpu.launch_func @step_kernel::@step_kernel blocks in (%[[ONE:.+]], %[[ONE]], %[[ONE]]) threads in (%[[WARP:.+]], %[[ONE]], %[[ONE]])
 // CHECK-NOT: llvm.call @mgpuMemFree
 // CHECK: llvm.return
 // With arena=false each buffer is a device allocation, freed through
@@ -26,6 +27,9 @@
 // CHECK: gpu.binary @step_kernel
 // CHECK-SAME: #nvvm.target<chip = "sm_90", features = "+ptx80">
 // CHECK-SAME: .target sm_90
+// Each thread takes the element of its thread index (one block: the
+// block index is known to be 0).
+// CHECK-SAME: %tid.x
 // SM80: .target sm_80
 remat.graph @step(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>) {
   %t = tosa.tanh %x : (tensor<4x8xf32>) -> tensor<4x8xf32>

@@ -359,6 +359,80 @@ def DeviceAllocationsPass : Pass<"remat-device-allocations",
   ];
 }
 
+def ParallelDimsOutermostPass
+    : Pass<"remat-parallel-dims-outermost", "mlir::func::FuncOp"> {
+  let summary = "Move the parallel dimensions of bufferized linalg ops "
+                "outside their reductions";
+  let description = [{
+    `convert-linalg-to-parallel-loops` makes one `scf.parallel` of a linalg
+    op's leading parallel dimensions only: a parallel dimension after a
+    reduction becomes a parallel loop nested in the reduction's `scf.for`,
+    which the GPU mapping cannot spread over threads. A column sum
+    (`linalg.reduce` over dimension 0 of a 1024x10 buffer) then ran on one
+    GPU thread. This pass generalizes such an op and interchanges its loops
+    so that every parallel dimension comes first, in their order, followed
+    by the reductions, in theirs. Each output element is still accumulated
+    in the same order, so the results are the same bit for bit; only the
+    loop that carries the work across threads changes. Ops whose parallel
+    dimensions already lead are left alone. Allocates nothing.
+
+    Before:
+    ```mlir
+    linalg.reduce ins(%x : memref<1024x10xf32>) outs(%s : memref<10xf32>)
+        dimensions = [0]
+    ```
+    After:
+    ```mlir
+    linalg.generic {indexing_maps = [(d0, d1) -> (d1, d0), (d0, d1) -> (d0)],
+                    iterator_types = ["parallel", "reduction"]} ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def GpuMapLoopsPass : Pass<"remat-gpu-map-loops", "mlir::func::FuncOp"> {
+  let summary = "Spread each outermost parallel loop over GPU blocks of "
+                "threads";
+  let description = [{
+    For every `scf.parallel` not nested in another: collapse its dimensions
+    into one, tile that by the block size, and map the tile loop to
+    `block_x` and the loop within a tile to `thread_x`, for
+    `convert-parallel-loops-to-gpu`. Consecutive threads of a warp then
+    take consecutive elements of the innermost dimension (coalesced access
+    to the output and to operands indexed like it), every loop of any rank
+    fills whole blocks, and no dimension meets the 65,535 limit of
+    `block_y` and `block_z`. A loop smaller than a block gets a block of
+    its size rounded up to a warp (32). The last block's threads past the
+    end do nothing (`scf.if`). Loops nested in the body stay sequential
+    within a thread. Allocates nothing.
+
+    Before:
+    ```mlir
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c96) step (%c1, %c1) {...}
+    ```
+    After (6,144 iterations: 24 blocks of 256 threads):
+    ```mlir
+    scf.parallel (%b) = (%c0) to (%c6144) step (%c256) {
+      scf.parallel (%t) = (%c0) to (%c256) step (%c1) {
+        scf.if (%b + %t < 6144) { ... %i, %j from (%b + %t) ... }
+      } {mapping = [#gpu.loop_dim_map<processor = thread_x, ...>]}
+    } {mapping = [#gpu.loop_dim_map<processor = block_x, ...>]}
+    ```
+  }];
+  // collapseParallelLoops computes the collapsed bounds with affine.apply.
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", "256",
+           "Threads per block (a multiple of 32, at most 1024)">
+  ];
+  let statistics = [
+    Statistic<"numLoops", "loops", "Parallel loops mapped to blocks">
+  ];
+}
+
 def VectorizeKernelsPass
     : Pass<"remat-vectorize-kernels", "mlir::func::FuncOp"> {
   let summary = "Tile bufferized linalg ops for the vector registers and "

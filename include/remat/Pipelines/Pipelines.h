@@ -69,6 +69,15 @@ struct CpuPipelineOptions : LoweringPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Share the tiles of large kernels across threads "
                      "(OpenMP; with vectorize)"),
       llvm::cl::init(true)};
+  /// remat-to-gpu's loops (parallel dimensions outermost, collapsed, in
+  /// blocks of threads), run one block and one thread after another: the
+  /// GPU kernels' loop structure and index arithmetic, checked on the CPU.
+  /// Replaces `vectorize` and `parallel`.
+  Option<bool> gpuLoops{
+      *this, "gpu-loops",
+      llvm::cl::desc("Lower the kernels to remat-to-gpu's loops over blocks "
+                     "and threads, run sequentially (no vectorization)"),
+      llvm::cl::init(false)};
 };
 
 /// remat-to-cpu: remat-lower, TOSA to linalg, one-shot bufferization with
