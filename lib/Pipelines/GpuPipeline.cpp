@@ -27,6 +27,7 @@ void remat::buildRematToGpuPipeline(OpPassManager &pm,
     pm.addPass(createArenaAllocationPass({kGpuTargetMemory.alignment}));
 
   OpPassManager &func = pm.nest<func::FuncOp>();
+  func.addPass(createGpuSharedMatmulPass());
   addGpuLoopMapping(func);
   func.addPass(createConvertParallelLoopToGpuPass());
   func.addPass(createLowerAffinePass());

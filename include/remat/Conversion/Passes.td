@@ -359,6 +359,55 @@ def DeviceAllocationsPass : Pass<"remat-device-allocations",
   ];
 }
 
+def GpuSharedMatmulPass
+    : Pass<"remat-gpu-shared-matmul", "mlir::func::FuncOp"> {
+  let summary = "Matrix products as GPU kernels that stage their operands "
+                "in shared memory";
+  let description = [{
+    Every bufferized `linalg.matmul` and `linalg.batch_matmul` on floats of
+    one type, with static shapes and the default indexing maps, becomes a
+    `gpu.launch` of blocks of 16x16 threads. A block computes a 64x64 tile
+    of one matrix of the batch (grid: ceil(N/64), ceil(M/64), batch); its
+    threads copy 64x16 of the left operand and 16x64 of the right one into
+    two workgroup buffers (`#gpu.address_space<workgroup>`, on-chip shared
+    memory) per step of 16 along the reduction, zero past the edges,
+    synchronize (`gpu.barrier`), and each thread accumulates a 4x4 register
+    tile of outputs (rows `ty + 16i`, columns `tx + 16j`) from them: 16
+    multiply-adds per 8 shared loads, each operand element read from
+    global memory once per block instead of once per output. A thread
+    starts from the output's value and adds the products in the order of
+    the reduction, as the loop over it does; the last step adds only the
+    products that exist. Shared memory is on the chip, not in the device
+    memory the arena and the budget count: it allocates nothing the plan
+    sees. Matrices whose grid would exceed 65,535 blocks along y or z stay
+    for the parallel loops.
+
+    Before:
+    ```mlir
+    linalg.batch_matmul ins(%a, %b : memref<4x128x64xf32>, memref<4x64x96xf32>)
+                        outs(%c : memref<4x128x96xf32>)
+    ```
+    After:
+    ```mlir
+    gpu.launch blocks(...) in (%gx = %c2, %gy = %c2, %gz = %c4)
+               threads(...) in (%sx = %c16, %sy = %c16, %sz = %c1)
+               workgroup(%as : memref<64x16xf32, #gpu.address_space<workgroup>>,
+                         %bs : memref<16x64xf32, #gpu.address_space<workgroup>>) {
+      ... scf.for over the reduction in steps of 16: copy, gpu.barrier,
+      ... 16 x (4 + 4 shared loads, 16 mulf/addf), gpu.barrier ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numMatmuls", "matmuls",
+              "Matrix products staged in shared memory">
+  ];
+}
+
 def ParallelDimsOutermostPass
     : Pass<"remat-parallel-dims-outermost", "mlir::func::FuncOp"> {
   let summary = "Move the parallel dimensions of bufferized linalg ops "
