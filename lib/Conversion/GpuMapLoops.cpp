@@ -95,13 +95,20 @@ struct GpuMapLoopsPass final
       threads = std::clamp<int64_t>(llvm::alignTo(*count, kWarpSize),
                                     kWarpSize, blockSize);
     IRRewriter rewriter(&getContext());
-    // collapseParallelLoops replaces the loop by a new one at its place.
+    // collapseParallelLoops replaces the loop by a new one at its place,
+    // created after whatever it computes the bounds with.
+    Block *block = loop->getBlock();
     Operation *next = loop->getNextNode();
+    Location loc = loop.getLoc();
     SmallVector<unsigned> dims(loop.getNumLoops());
     std::iota(dims.begin(), dims.end(), 0u);
     collapseParallelLoops(rewriter, loop,
                           {std::vector<unsigned>(dims.begin(), dims.end())});
-    auto collapsed = cast<scf::ParallelOp>(next->getPrevNode());
+    auto collapsed = dyn_cast_or_null<scf::ParallelOp>(
+        next ? next->getPrevNode() : &block->back());
+    if (!collapsed)
+      return emitError(loc, "cannot find the parallel loop collapsed from "
+                            "this one");
     auto [blocks, inBlock] =
         scf::tileParallelLoop(collapsed, {threads}, /*noMinMaxBounds=*/true);
     MLIRContext *context = &getContext();

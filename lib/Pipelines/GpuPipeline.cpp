@@ -27,7 +27,7 @@ void remat::buildRematToGpuPipeline(OpPassManager &pm,
     pm.addPass(createArenaAllocationPass({kGpuTargetMemory.alignment}));
 
   OpPassManager &func = pm.nest<func::FuncOp>();
-  func.addPass(createGpuSharedMatmulPass());
+  func.addPass(createGpuSharedContractionsPass());
   addGpuLoopMapping(func);
   func.addPass(createConvertParallelLoopToGpuPass());
   func.addPass(createLowerAffinePass());

@@ -42,6 +42,27 @@ func.func @middle_reduction(%x: memref<2x1024x10xf32>, %s: memref<2x10xf32>) {
 
 // -----
 
+// Two reductions before a parallel dimension: the permutation (d0, d1, d2)
+// -> (d2, d0, d1) is not its own inverse, so the maps pin its direction:
+// the new d0 is the old parallel d2, the reductions follow in their order.
+// CHECK-DAG: #[[IN:.+]] = affine_map<(d0, d1, d2) -> (d1, d2, d0)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2) -> (d0)>
+// CHECK-LABEL: func.func @two_reductions_first(
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]], iterator_types = ["parallel", "reduction", "reduction"]}
+func.func @two_reductions_first(%x: memref<4x6x10xf32>, %s: memref<10xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2)>],
+                  iterator_types = ["reduction", "reduction", "parallel"]}
+      ins(%x : memref<4x6x10xf32>) outs(%s : memref<10xf32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %0 = arith.addf %in, %acc : f32
+      linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
 // Ops whose parallel dimensions lead already are left as they are.
 // CHECK-LABEL: func.func @row_sum(
 // CHECK: linalg.reduce

@@ -359,28 +359,47 @@ def DeviceAllocationsPass : Pass<"remat-device-allocations",
   ];
 }
 
-def GpuSharedMatmulPass
-    : Pass<"remat-gpu-shared-matmul", "mlir::func::FuncOp"> {
-  let summary = "Matrix products as GPU kernels that stage their operands "
-                "in shared memory";
+def GpuSharedContractionsPass
+    : Pass<"remat-gpu-shared-contractions", "mlir::func::FuncOp"> {
+  let summary = "Contractions (matrix products, convolutions by kernel "
+                "tap) as GPU kernels that stage their operands in shared "
+                "memory";
   let description = [{
-    Every bufferized `linalg.matmul` and `linalg.batch_matmul` on floats of
-    one type, with static shapes and the default indexing maps, becomes a
-    `gpu.launch` of blocks of 16x16 threads. A block computes a 64x64 tile
-    of one matrix of the batch (grid: ceil(N/64), ceil(M/64), batch); its
-    threads copy 64x16 of the left operand and 16x64 of the right one into
-    two workgroup buffers (`#gpu.address_space<workgroup>`, on-chip shared
-    memory) per step of 16 along the reduction, zero past the edges,
-    synchronize (`gpu.barrier`), and each thread accumulates a 4x4 register
-    tile of outputs (rows `ty + 16i`, columns `tx + 16j`) from them: 16
-    multiply-adds per 8 shared loads, each operand element read from
-    global memory once per block instead of once per output. A thread
-    starts from the output's value and adds the products in the order of
-    the reduction, as the loop over it does; the last step adds only the
-    products that exist. Shared memory is on the chip, not in the device
-    memory the arena and the budget count: it allocates nothing the plan
-    sees. Matrices whose grid would exceed 65,535 blocks along y or z stay
-    for the parallel loops.
+    Every bufferized linalg contraction (`linalg.matmul`,
+    `linalg.batch_matmul`, `linalg.contract`, a `linalg.generic` of a
+    multiply and an add, transposed or not) on floats of one type, with
+    static shapes and projected-permutation indexing maps, becomes a
+    `gpu.launch` of blocks of 16x16 threads. Its loops are grouped as
+    upstream's `inferContractionDims` does: batch (in all three operands),
+    M (left operand and output), N (right operand and output) and K (the
+    reductions), each group linearized with its last loop fastest. A block
+    computes a 64x64 tile of the M x N outputs of one batch element (grid:
+    ceil(N/64), ceil(M/64), batch); per step of 16 along K its threads copy
+    64x16 of the left operand and 16x64 of the right one into two
+    workgroup buffers (`#gpu.address_space<workgroup>`, on-chip shared
+    memory), zero past the edges, synchronize (`gpu.barrier`), and each
+    thread accumulates a 4x4 register tile of outputs (rows `ty + 16i`,
+    columns `tx + 16j`): 16 multiply-adds per 8 shared loads, each operand
+    element read from global memory once per block instead of once per
+    output. A thread starts from the output's value and adds the products
+    in K order, as the loops over the reductions do (K in the op's loop
+    order), without fused multiply-adds.
+
+    A 2-D convolution (`remat.window` kernels of kind `convolution` and
+    `input_adjoint`, and unpadded `linalg.conv_2d_nhwc_fhwc`) is first
+    split by kernel tap, as `remat-vectorize-kernels` splits it
+    (`lib/Conversion/ConvolutionTaps.h`): host loops over the taps around
+    one contraction on views per span of taps, each then such a kernel.
+    The weight adjoint, which splits into a contraction per output row,
+    stays for the parallel loops.
+
+    Shared memory (8 KiB per block for f32) is on the chip, not in the
+    device memory the arena and the budget count, and the views of the
+    split allocate nothing: the pass allocates nothing the plan sees.
+    Contractions whose grid would exceed the device's limits (65,535
+    blocks along y or z), and empty reductions, stay for the parallel
+    loops. The output must not overlap an operand, as after one-shot
+    bufferization it does not: blocks would race on it.
 
     Before:
     ```mlir
@@ -393,18 +412,21 @@ def GpuSharedMatmulPass
                threads(...) in (%sx = %c16, %sy = %c16, %sz = %c1)
                workgroup(%as : memref<64x16xf32, #gpu.address_space<workgroup>>,
                          %bs : memref<16x64xf32, #gpu.address_space<workgroup>>) {
-      ... scf.for over the reduction in steps of 16: copy, gpu.barrier,
+      ... scf.for over K in steps of 16: copy, gpu.barrier,
       ... 16 x (4 + 4 shared loads, 16 mulf/addf), gpu.barrier ...
     }
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
   let statistics = [
-    Statistic<"numMatmuls", "matmuls",
-              "Matrix products staged in shared memory">
+    Statistic<"numContractions", "contractions",
+              "Contractions staged in shared memory">,
+    Statistic<"numConvolutionsSplit", "convolutions-split",
+              "Convolutions split into contractions by kernel tap">
   ];
 }
 
