@@ -16,7 +16,9 @@
 // convolution splits into (M: batch and output positions, N: filters, K:
 // channels). The summation order is the loops': each thread starts from
 // the output's value and adds the products in K order, so a kernel
-// computes what the parallel loops compute.
+// computes what the parallel loops over the contraction compute. (A
+// convolution's input adjoint, split by tap, sums its taps tap-major, as
+// on the CPU, not in the order of its own loops.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,10 +76,34 @@ int64_t product(ArrayRef<unsigned> loops, ArrayRef<int64_t> ranges) {
   return result;
 }
 
+/// Whether `op`'s body is exactly `acc + lhs * rhs`, the one computation
+/// the kernel makes. isaContractionOpInterface also admits bodies with
+/// unary ops around the multiply and the add (meant for casts): a negation
+/// or an exponential there would be dropped.
+bool isMultiplyAdd(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  if (body->getNumArguments() != 3 || body->getOperations().size() != 3)
+    return false;
+  auto mul = dyn_cast<arith::MulFOp>(body->front());
+  auto add = dyn_cast<arith::AddFOp>(*std::next(body->begin()));
+  auto yield = dyn_cast<linalg::YieldOp>(body->back());
+  if (!mul || !add || !yield || yield->getNumOperands() != 1 ||
+      yield->getOperand(0) != add.getResult())
+    return false;
+  auto isPair = [](Value x, Value y, Value first, Value second) {
+    return (x == first && y == second) || (x == second && y == first);
+  };
+  return isPair(mul.getLhs(), mul.getRhs(), body->getArgument(0),
+                body->getArgument(1)) &&
+         isPair(add.getLhs(), add.getRhs(), body->getArgument(2),
+                mul.getResult());
+}
+
 /// `op` as a contraction this pass can make a kernel of.
 std::optional<Contraction> contractionOf(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op) ||
+      !isMultiplyAdd(op))
     return std::nullopt;
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);

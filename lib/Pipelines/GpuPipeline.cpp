@@ -37,6 +37,12 @@ void remat::buildRematToGpuPipeline(OpPassManager &pm,
   // index, where a constant divisor is a multiply-high.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
 
+  // Outlined here, before upstream's NVVM pipeline (whose own outlining
+  // then finds nothing), so that kernels launched again and again are
+  // lowered and compiled to PTX once.
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createShareGpuKernelsPass());
+
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip.getValue();
   nvvm.cubinFeatures = options.features.getValue();

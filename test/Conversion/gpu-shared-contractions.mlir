@@ -120,10 +120,13 @@ func.func @transposed(%a: memref<40x12xf32>, %b: memref<40x10xf32>,
 // -----
 
 // Contractions this kernel does not compute stay linalg ops: integers,
-// mixed types (casts), dynamic shapes.
+// mixed types (casts), dynamic shapes, a body with more than the multiply
+// and the add (a negated operand, which the kernel would drop).
 // CHECK-LABEL: func.func @kept(
 // CHECK-NOT: gpu.launch
 // CHECK-COUNT-3: linalg.matmul
+// CHECK: linalg.generic
+// CHECK: arith.negf
 // CHECK-NOT: gpu.launch
 func.func @kept(%ai: memref<8x8xi32>, %bi: memref<8x8xi32>, %ci: memref<8x8xi32>,
                 %ah: memref<8x8xf16>, %bh: memref<8x8xf16>, %cf: memref<8x8xf32>,
@@ -134,5 +137,16 @@ func.func @kept(%ai: memref<8x8xi32>, %bi: memref<8x8xi32>, %ci: memref<8x8xi32>
                 outs(%cf : memref<8x8xf32>)
   linalg.matmul ins(%ad, %b : memref<?x8xf32>, memref<8x8xf32>)
                 outs(%cd : memref<?x8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                   affine_map<(m, n, k) -> (k, n)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%b, %b : memref<8x8xf32>, memref<8x8xf32>) outs(%cf : memref<8x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %n = arith.negf %x : f32
+    %p = arith.mulf %n, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
   return
 }

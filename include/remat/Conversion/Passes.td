@@ -366,9 +366,9 @@ def GpuSharedContractionsPass
                 "memory";
   let description = [{
     Every bufferized linalg contraction (`linalg.matmul`,
-    `linalg.batch_matmul`, `linalg.contract`, a `linalg.generic` of a
-    multiply and an add, transposed or not) on floats of one type, with
-    static shapes and projected-permutation indexing maps, becomes a
+    `linalg.batch_matmul`, `linalg.contract`, a `linalg.generic` whose body
+    is exactly `acc + lhs * rhs`, transposed or not) on floats of one type,
+    with static shapes and projected-permutation indexing maps, becomes a
     `gpu.launch` of blocks of 16x16 threads. Its loops are grouped as
     upstream's `inferContractionDims` does: batch (in all three operands),
     M (left operand and output), N (right operand and output) and K (the
@@ -389,9 +389,10 @@ def GpuSharedContractionsPass
     `input_adjoint`, and unpadded `linalg.conv_2d_nhwc_fhwc`) is first
     split by kernel tap, as `remat-vectorize-kernels` splits it
     (`lib/Conversion/ConvolutionTaps.h`): host loops over the taps around
-    one contraction on views per span of taps, each then such a kernel.
-    The weight adjoint, which splits into a contraction per output row,
-    stays for the parallel loops.
+    one contraction on views per span of taps, each then such a kernel
+    (the input adjoint then sums its taps tap-major, as on the CPU, not
+    in its loops' order). The weight adjoint, which splits into a
+    contraction per output row, stays for the parallel loops.
 
     Shared memory (8 KiB per block for f32) is on the chip, not in the
     device memory the arena and the budget count, and the views of the
@@ -427,6 +428,29 @@ def GpuSharedContractionsPass
               "Contractions staged in shared memory">,
     Statistic<"numConvolutionsSplit", "convolutions-split",
               "Convolutions split into contractions by kernel tap">
+  ];
+}
+
+def ShareGpuKernelsPass : Pass<"remat-share-gpu-kernels", "mlir::ModuleOp"> {
+  let summary = "Launch one kernel module for outlined kernels that are "
+                "the same";
+  let description = [{
+    Runs in `remat-to-gpu` after kernel outlining, before the kernels are
+    lowered to NVVM and compiled to PTX. Outlining gives every `gpu.launch`
+    a `gpu.module` of its own, and a training step launches the same
+    kernel again layer after layer: the ResNet-50 step's 2,453 kernels are
+    280 different ones, and compiling each module to PTX took half of the
+    lowering's time. Modules whose bodies are the same op for op
+    (attributes, types and constants included, locations ignored) are
+    merged: every `gpu.launch_func` of a duplicate launches the first
+    module's kernel, and the duplicate is erased. The kernels read only
+    their arguments, so a launch computes what it computed before.
+    Allocates nothing.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let statistics = [
+    Statistic<"numModules", "modules", "Kernel modules kept">,
+    Statistic<"numShared", "shared", "Duplicate kernel modules erased">
   ];
 }
 
