@@ -4,7 +4,8 @@
 // loop over the reduction that reads a row of the left operand and a
 // column of the right one from global memory: every operand element is
 // read once per output that uses it. Here a block of 16x16 threads
-// computes a 64x64 tile of outputs, 4x4 per thread in registers, and
+// computes a tile of up to 64x64 outputs, up to 4x4 per thread in
+// registers (16 or 32 along a dimension that has no more outputs), and
 // stages the operands it needs, 16 reduction steps at a time, in shared
 // memory, which every thread of the block then reads: each element comes
 // from global memory once per block. The shared reads of the inner loop
@@ -45,18 +46,25 @@ namespace {
 
 /// Threads of a block along x (columns) and y (rows).
 constexpr int64_t kThreads = 16;
-/// Outputs per thread along each of x and y, in registers.
-constexpr int64_t kRegisterTile = 4;
-/// Outputs of a block along each of x and y.
-constexpr int64_t kBlockTile = kThreads * kRegisterTile;
-/// Reduction steps staged in shared memory between two barriers.
-constexpr int64_t kStep = 16;
+/// The most outputs per thread along each of x and y, in registers.
+constexpr int64_t kMaxRegisterTile = 4;
+/// Reduction steps staged in shared memory between two barriers: one per
+/// thread along x, so that a row of the left operand's tile is one copy.
+constexpr int64_t kStep = kThreads;
 /// The largest grid extents along x, and along y and z.
 constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
 constexpr int64_t kMaxGridYZ = 65535;
 
-static_assert(kBlockTile * kStep == kThreads * kThreads * kRegisterTile,
-              "each thread copies kRegisterTile elements of each operand");
+/// Outputs per thread along one dimension of `size` outputs: 4 (a block
+/// covers 64), or fewer where 16 or 32 cover the dimension, so that a
+/// narrow product (10 columns, one row) does not leave most of a block's
+/// outputs past the edge.
+int64_t registerTileFor(int64_t size) {
+  int64_t tile = 1;
+  while (tile < kMaxRegisterTile && kThreads * tile < size)
+    tile *= 2;
+  return tile;
+}
 
 /// A contraction out[batch, M, N] += lhs[batch, M, K] * rhs[batch, K, N],
 /// each letter a group of the op's loops.
@@ -64,6 +72,8 @@ struct Contraction {
   SmallVector<unsigned> batchLoops, rowLoops, colLoops, reductionLoops;
   SmallVector<int64_t> ranges;
   int64_t batch = 1, rows = 1, cols = 1, depth = 1;
+  /// Outputs per thread along M and N; a block covers 16 times as many.
+  int64_t rowTile = 1, colTile = 1;
   AffineMap lhsMap, rhsMap, outMap;
   Value lhs, rhs, out;
   Type element;
@@ -148,12 +158,14 @@ std::optional<Contraction> contractionOf(linalg::LinalgOp op) {
   c.rows = product(c.rowLoops, c.ranges);
   c.cols = product(c.colLoops, c.ranges);
   c.depth = product(c.reductionLoops, c.ranges);
+  c.rowTile = registerTileFor(c.rows);
+  c.colTile = registerTileFor(c.cols);
   // Nothing to add (an empty reduction leaves the output as it is), or a
   // grid beyond the device's limits: the loops' business.
   if (c.batch == 0 || c.rows == 0 || c.cols == 0 || c.depth == 0 ||
       c.batch > kMaxGridYZ ||
-      llvm::divideCeil(c.rows, kBlockTile) > kMaxGridYZ ||
-      llvm::divideCeil(c.cols, kBlockTile) > kMaxGridX)
+      llvm::divideCeil(c.rows, kThreads * c.rowTile) > kMaxGridYZ ||
+      llvm::divideCeil(c.cols, kThreads * c.colTile) > kMaxGridX)
     return std::nullopt;
   return c;
 }
@@ -170,8 +182,10 @@ public:
     Value lhsTile = launch.getWorkgroupAttributions()[0];
     Value rhsTile = launch.getWorkgroupAttributions()[1];
     Value tx = thread.x, ty = thread.y;
-    Value rowBase = mul(block.y, kBlockTile);
-    Value colBase = mul(block.x, kBlockTile);
+    const int64_t blockRows = kThreads * c.rowTile;
+    const int64_t blockCols = kThreads * c.colTile;
+    Value rowBase = mul(block.y, blockRows);
+    Value colBase = mul(block.x, blockCols);
     zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(c.element));
 
     // The loop values every access shares: the block's batch element.
@@ -181,44 +195,44 @@ public:
     // The thread's outputs: rows ty + 16i, columns tx + 16j of the tile.
     // Rows ty + 16r are also the left operand's rows it copies.
     SmallVector<Position> rows, cols;
-    for (int64_t i = 0; i < kRegisterTile; ++i) {
+    for (int64_t i = 0; i < c.rowTile; ++i)
       rows.push_back(position(add(rowBase, add(ty, constant(i * kThreads))),
                               c.rows, c.rowLoops, batchLoops));
-      cols.push_back(position(add(colBase, add(tx, constant(i * kThreads))),
+    for (int64_t j = 0; j < c.colTile; ++j)
+      cols.push_back(position(add(colBase, add(tx, constant(j * kThreads))),
                               c.cols, c.colLoops, batchLoops));
-    }
     SmallVector<Value> initial;
-    for (int64_t i = 0; i < kRegisterTile; ++i)
-      for (int64_t j = 0; j < kRegisterTile; ++j)
+    for (int64_t i = 0; i < c.rowTile; ++i)
+      for (int64_t j = 0; j < c.colTile; ++j)
         initial.push_back(loadOrZero(c.out, c.outMap, rows[i], cols[j]));
 
     // Copy assignments: the thread's linear index t = 16ty + tx copies
-    // elements t + 256r of each staged tile. Of the left operand's 64x16
-    // that is row ty + 16r, column tx (16 threads on 16 consecutive steps
-    // of K); of the right one's 16x64, row t / 64 + 4r, column t % 64 (64
-    // threads on consecutive columns).
+    // elements t + 256r of each staged tile. Of the left operand's
+    // (16 rowTile)x16 that is row ty + 16r, column tx (16 threads on 16
+    // consecutive steps of K), r < rowTile; of the right one's
+    // 16x(16 colTile), row t / (16 colTile) + (16 / colTile) r, column
+    // t % (16 colTile) (threads on consecutive columns), r < colTile.
     Value linear = add(mul(ty, kThreads), tx);
-    Value rhsRow =
-        arith::DivUIOp::create(b, loc, linear, constant(kBlockTile));
+    Value rhsRow = arith::DivUIOp::create(b, loc, linear, constant(blockCols));
     Value rhsColumn =
-        arith::RemUIOp::create(b, loc, linear, constant(kBlockTile));
+        arith::RemUIOp::create(b, loc, linear, constant(blockCols));
     Position rhsCol =
         position(add(colBase, rhsColumn), c.cols, c.colLoops, batchLoops);
-    constexpr int64_t kRowsPerCopy = kThreads * kThreads / kBlockTile;
+    const int64_t rowsPerCopy = kThreads * kThreads / blockCols;
 
     auto steps = scf::ForOp::create(
         b, loc, constant(0), constant(c.depth), constant(kStep), initial,
         [&](OpBuilder &, Location, Value k0, ValueRange accumulators) {
           Position lhsStep = position(add(k0, tx), c.depth,
                                       c.reductionLoops, batchLoops);
-          for (int64_t r = 0; r < kRegisterTile; ++r) {
+          for (int64_t r = 0; r < c.rowTile; ++r) {
             Value value = loadOrZero(c.lhs, c.lhsMap, rows[r], lhsStep);
             memref::StoreOp::create(
                 b, loc, value, lhsTile,
                 ValueRange{add(ty, constant(r * kThreads)), tx});
           }
-          for (int64_t r = 0; r < kRegisterTile; ++r) {
-            Value row = add(rhsRow, constant(r * kRowsPerCopy));
+          for (int64_t r = 0; r < c.colTile; ++r) {
+            Value row = add(rhsRow, constant(r * rowsPerCopy));
             Position rhsStep = position(add(k0, row), c.depth,
                                         c.reductionLoops, batchLoops);
             Value value = loadOrZero(c.rhs, c.rhsMap, rhsStep, rhsCol);
@@ -235,21 +249,21 @@ public:
               b, loc, constant(0), count, constant(1), accumulators,
               [&](OpBuilder &, Location, Value kk, ValueRange sums) {
                 SmallVector<Value> lhsValues, rhsValues;
-                for (int64_t i = 0; i < kRegisterTile; ++i) {
+                for (int64_t i = 0; i < c.rowTile; ++i)
                   lhsValues.push_back(memref::LoadOp::create(
                       b, loc, lhsTile,
                       ValueRange{add(ty, constant(i * kThreads)), kk}));
+                for (int64_t j = 0; j < c.colTile; ++j)
                   rhsValues.push_back(memref::LoadOp::create(
                       b, loc, rhsTile,
-                      ValueRange{kk, add(tx, constant(i * kThreads))}));
-                }
+                      ValueRange{kk, add(tx, constant(j * kThreads))}));
                 SmallVector<Value> next;
-                for (int64_t i = 0; i < kRegisterTile; ++i)
-                  for (int64_t j = 0; j < kRegisterTile; ++j) {
+                for (int64_t i = 0; i < c.rowTile; ++i)
+                  for (int64_t j = 0; j < c.colTile; ++j) {
                     Value product = arith::MulFOp::create(
                         b, loc, lhsValues[i], rhsValues[j]);
                     next.push_back(arith::AddFOp::create(
-                        b, loc, sums[i * kRegisterTile + j], product));
+                        b, loc, sums[i * c.colTile + j], product));
                   }
                 scf::YieldOp::create(b, loc, next);
               });
@@ -258,15 +272,15 @@ public:
           scf::YieldOp::create(b, loc, products.getResults());
         });
 
-    for (int64_t i = 0; i < kRegisterTile; ++i)
-      for (int64_t j = 0; j < kRegisterTile; ++j) {
+    for (int64_t i = 0; i < c.rowTile; ++i)
+      for (int64_t j = 0; j < c.colTile; ++j) {
         Value inside =
             arith::AndIOp::create(b, loc, rows[i].inside, cols[j].inside);
         auto store = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(&store.getThenRegion().front());
         memref::StoreOp::create(
-            b, loc, steps.getResult(i * kRegisterTile + j), c.out,
+            b, loc, steps.getResult(i * c.colTile + j), c.out,
             indices(c.outMap, merge(rows[i], cols[j])));
       }
   }
@@ -384,17 +398,19 @@ struct GpuSharedContractionsPass final
         gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
     for (auto &[op, c] : contractions) {
       Location loc = op.getLoc();
-      auto lhsTile = MemRefType::get({kBlockTile, kStep}, c.element,
+      const int64_t blockRows = kThreads * c.rowTile;
+      const int64_t blockCols = kThreads * c.colTile;
+      auto lhsTile = MemRefType::get({blockRows, kStep}, c.element,
                                      MemRefLayoutAttrInterface(), workgroup);
-      auto rhsTile = MemRefType::get({kStep, kBlockTile}, c.element,
+      auto rhsTile = MemRefType::get({kStep, blockCols}, c.element,
                                      MemRefLayoutAttrInterface(), workgroup);
       rewriter.setInsertionPoint(op);
       auto index = [&](int64_t value) -> Value {
         return arith::ConstantIndexOp::create(rewriter, loc, value);
       };
       auto launch = gpu::LaunchOp::create(
-          rewriter, loc, index(llvm::divideCeil(c.cols, kBlockTile)),
-          index(llvm::divideCeil(c.rows, kBlockTile)), index(c.batch),
+          rewriter, loc, index(llvm::divideCeil(c.cols, blockCols)),
+          index(llvm::divideCeil(c.rows, blockRows)), index(c.batch),
           index(kThreads), index(kThreads), index(1),
           /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
           /*asyncDependencies=*/{}, TypeRange{lhsTile, rhsTile});

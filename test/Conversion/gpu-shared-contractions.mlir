@@ -69,7 +69,10 @@ func.func @views(%a: memref<128x32xf32, strided<[64, 1]>>,
 // CHECK-DAG: %[[C5:.+]] = arith.constant 5 : index
 // CHECK-DAG: %[[C7:.+]] = arith.constant 7 : index
 // CHECK-DAG: %[[C69:.+]] = arith.constant 69 : index
+// Six filters take blocks 16 columns wide (one per thread): the right
+// operand's staged tile is 16x16.
 // CHECK: gpu.launch blocks({{.+}}) in (%{{.+}} = %[[C1]], %{{.+}} = %[[C2]], %{{.+}} = %[[C1]])
+// CHECK-SAME: workgroup(%{{.+}} : memref<64x16xf32, #gpu.address_space<workgroup>>, %{{.+}} : memref<16x16xf32, #gpu.address_space<workgroup>>)
 // CHECK: %[[ROW:.+]] = arith.minui %{{.+}}, %[[C69]] : index
 // CHECK: %[[WPOS:.+]] = arith.remui %[[ROW]], %[[C7]] : index
 // CHECK: %[[NH:.+]] = arith.divui %[[ROW]], %[[C7]] : index

@@ -373,15 +373,16 @@ def GpuSharedContractionsPass
     upstream's `inferContractionDims` does: batch (in all three operands),
     M (left operand and output), N (right operand and output) and K (the
     reductions), each group linearized with its last loop fastest. A block
-    computes a 64x64 tile of the M x N outputs of one batch element (grid:
-    ceil(N/64), ceil(M/64), batch); per step of 16 along K its threads copy
-    64x16 of the left operand and 16x64 of the right one into two
-    workgroup buffers (`#gpu.address_space<workgroup>`, on-chip shared
-    memory), zero past the edges, synchronize (`gpu.barrier`), and each
-    thread accumulates a 4x4 register tile of outputs (rows `ty + 16i`,
-    columns `tx + 16j`): 16 multiply-adds per 8 shared loads, each operand
-    element read from global memory once per block instead of once per
-    output. A thread starts from the output's value and adds the products
+    computes a tile of the M x N outputs of one batch element, 64 along a
+    dimension of more than 32 outputs, else 32 or 16 (grid: ceil(N/TN),
+    ceil(M/TM), batch); per step of 16 along K its threads copy TMx16 of
+    the left operand and 16xTN of the right one into two workgroup buffers
+    (`#gpu.address_space<workgroup>`, on-chip shared memory), zero past the
+    edges, synchronize (`gpu.barrier`), and each thread accumulates a
+    register tile of (TM/16)x(TN/16) outputs (rows `ty + 16i`, columns
+    `tx + 16j`): at 64x64, 16 multiply-adds per 8 shared loads, each
+    operand element read from global memory once per block instead of
+    once per output. A thread starts from the output's value and adds the products
     in K order, as the loops over the reductions do (K in the op's loop
     order), without fused multiply-adds.
 
@@ -394,9 +395,9 @@ def GpuSharedContractionsPass
     in its loops' order). The weight adjoint, which splits into a
     contraction per output row, stays for the parallel loops.
 
-    Shared memory (8 KiB per block for f32) is on the chip, not in the
-    device memory the arena and the budget count, and the views of the
-    split allocate nothing: the pass allocates nothing the plan sees.
+    Shared memory (at most 8 KiB per block for f32) is on the chip, not in
+    the device memory the arena and the budget count, and the views of
+    the split allocate nothing: the pass allocates nothing the plan sees.
     Contractions whose grid would exceed the device's limits (65,535
     blocks along y or z), and empty reductions, stay for the parallel
     loops. The output must not overlap an operand, as after one-shot
