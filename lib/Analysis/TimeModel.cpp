@@ -67,10 +67,9 @@ static double convolutionFill(Operation *op) {
   };
   for (Type type : op->getOperandTypes())
     narrow(type, /*firstToo=*/false);
-  auto window = op->getAttrOfType<DictionaryAttr>(kWindowAttrName);
-  auto kind = window ? window.getAs<StringAttr>("kind") : StringAttr();
+  bool weightAdjoint = windowKindOf(op) == "weight_adjoint";
   for (Type type : op->getResultTypes())
-    narrow(type, /*firstToo=*/kind && kind.getValue() == "weight_adjoint");
+    narrow(type, /*firstToo=*/weightAdjoint);
   return double(std::max<int64_t>(channels, 1)) / kVectorFillChannels;
 }
 

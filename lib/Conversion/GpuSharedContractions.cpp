@@ -369,9 +369,7 @@ private:
 /// the input adjoint become a contraction per span of taps. The weight
 /// adjoint would become one per output row, a kernel launch each.
 bool isWeightAdjoint(linalg::LinalgOp op) {
-  auto window = op->getAttrOfType<DictionaryAttr>(remat::kWindowAttrName);
-  auto kind = window ? window.getAs<StringAttr>("kind") : StringAttr();
-  return kind && kind.getValue() == "weight_adjoint";
+  return remat::windowKindOf(op) == "weight_adjoint";
 }
 
 struct GpuSharedContractionsPass final

@@ -445,3 +445,11 @@ Value remat::buildDepthwiseWeightAdjoint(OpBuilder &b, Location loc, Value x,
       },
       {ws[0], ws[1], ws[2], ws[3], gs[0], gs[1], gs[2]});
 }
+
+std::optional<StringRef> remat::windowKindOf(Operation *op) {
+  auto window = op->getAttrOfType<DictionaryAttr>(kWindowAttrName);
+  auto kind = window ? window.getAs<StringAttr>("kind") : StringAttr();
+  if (!kind)
+    return std::nullopt;
+  return kind.getValue();
+}

@@ -36,6 +36,9 @@ namespace remat {
 /// one of "convolution", "input_adjoint", "weight_adjoint".
 constexpr llvm::StringLiteral kWindowAttrName = "remat.window";
 
+/// The `kind` of `op`'s kWindowAttrName record, if it has one.
+std::optional<llvm::StringRef> windowKindOf(mlir::Operation *op);
+
 /// A convolution kernel as held in memory: `tensor` is the OHWI kernel with
 /// its dimension `j` stored as dimension `perms[j]` of `tensor` (identity
 /// when the kernel is used as stored; a tosa.transpose's perms when the
