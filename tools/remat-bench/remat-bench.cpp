@@ -36,8 +36,10 @@
 //       budget resolution, order choice, time split and arena fitting, with
 //       remat-plan's defaults; both orders on two threads unless
 //       --parallel-orders=0) and prints one CSV row per run: model,ops,
-//       solver,budget,budget_bytes,order,peak_before,arena_before,peak,
-//       arena,feasible,extra_flops,plans,solve_ms,recomputes (each as
+//       operands (the ops' operands, counted per op: with ops, the size of
+//       the input), solver,budget,budget_bytes,order,peak_before,
+//       arena_before,peak,arena,feasible,extra_flops,plans,solve_ms,
+//       recomputes (each as
 //       value@before:chain ops, in the kept order's ids). The arena is
 //       placed as remat-plan places it without best-effort: a missed
 //       budget's in start order only, on steps of more than 4096 buffers.
@@ -222,7 +224,11 @@ int planWithDriver(const Program &program, const std::string &model,
     defaults.timeLimitSeconds = std::strtod(args["time-limit"].c_str(), nullptr);
   if (!(defaults.timeLimitSeconds > 0))
     usage("--time-limit must be a positive number of seconds");
-  std::cout << "model,ops,solver,budget,budget_bytes,order,peak_before,"
+  size_t operands = 0;
+  for (const OpInfo &op : program.ops)
+    operands += op.operands.size();
+  std::cout << "model,ops,operands,solver,budget,budget_bytes,order,"
+               "peak_before,"
                "arena_before,peak,arena,feasible,extra_flops,plans,solve_ms,"
                "recomputes\n";
   for (const std::string &budgetText :
@@ -253,8 +259,9 @@ int planWithDriver(const Program &program, const std::string &model,
           step.result.feasible ? ArenaStrategy::Best : ArenaStrategy::Quick,
           step.arenaAfter ? &*step.arenaAfter : nullptr);
       std::optional<uint64_t> budgetBytes = step.solverOptions.budgetBytes;
-      std::printf("%s,%zu,%s,%s,%s,%s,%llu,%llu,%llu,%llu,%d,%llu,%u,%.3f,%s\n",
-                  model.c_str(), program.ops.size(), solver.c_str(),
+      std::printf(
+          "%s,%zu,%zu,%s,%s,%s,%s,%llu,%llu,%llu,%llu,%d,%llu,%u,%.3f,%s\n",
+                  model.c_str(), program.ops.size(), operands, solver.c_str(),
                   budgetText.c_str(),
                   budgetBytes ? std::to_string(*budgetBytes).c_str() : "",
                   scheduled ? "scheduled" : "given",

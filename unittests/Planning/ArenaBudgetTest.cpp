@@ -176,6 +176,40 @@ TEST(ArenaBudgetTest, NoPlanAfterOneThatFillsTheBudget) {
                            "the budget";
 }
 
+// The first re-plan aims below budget x live peak / arena, the target at
+// which a plan that fragments exactly as the missed one would fill the
+// budget: a little lower, since the next plan fragments differently (aimed
+// exactly, it misses about as often as it fits), and by less than the 1/256
+// of the budget at which the fitting loop stops narrowing.
+TEST(ArenaBudgetTest, FirstReplanAimsBelowTheFragmentationRatio) {
+  int checked = 0;
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    Program program = randomStep(seed, 6);
+    SolverResult unplanned;
+    unplanned.peakBytes = computeMemoryProfile(program, false).peakBytes;
+    uint64_t arena = unplannedArena(program);
+    if (arena == unplanned.peakBytes)
+      continue;
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    ArenaBudgetOptions options;
+    options.arenaBudget = arena - 1;
+    options.maxPlans = 2;
+    std::vector<uint64_t> targets;
+    fitArenaBudget(program, options, unplanned,
+                   [&](uint64_t target, std::shared_ptr<const Plan>) {
+                     targets.push_back(target);
+                     return unplanned;
+                   });
+    ASSERT_EQ(targets.size(), 1u);
+    double ratio = double(unplanned.peakBytes) * double(options.arenaBudget) /
+                   double(arena);
+    EXPECT_LT(double(targets[0]), ratio - double(options.arenaBudget) / 8192);
+    EXPECT_GT(double(targets[0]), ratio - double(options.arenaBudget) / 256);
+    ++checked;
+  }
+  EXPECT_GT(checked, 0) << "no step whose arena exceeds its live peak";
+}
+
 // A plan whose arena misses the budget only because placement kept best
 // fit in start order on a large step is placed again, not re-planned: the
 // step below (the pattern of ArenaPlacementTest's near-miss instance, as

@@ -35,7 +35,12 @@ public:
     SolverOptions fromScratch = options;
     if (program.ops.size() <= kMaxSearchOps)
       fromScratch.startFrom.reset();
-    SolverResult greedy = createGreedySolver()->solve(program, fromScratch);
+    // Past kMaxSearchOps a plan that misses the budget is pruned only if
+    // it is kept (below): the other starts, the least-peak one first, are
+    // planned then, and usually come closer.
+    bool searched = program.ops.size() <= kMaxSearchOps;
+    SolverResult greedy =
+        createGreedySolver(/*pruneMissed=*/searched)->solve(program, fromScratch);
     // Checkpointing at the forward part's cuts is often the best start on
     // deep steps where greedy misses the budget, or under `min`, but the
     // local search can use all of the time on a loaded machine: it is
@@ -53,13 +58,22 @@ public:
     // Past kMaxSearchOps there is no local search, but the other starts
     // still count: on a 96-block decoder (23,496 ops) greedy alone reaches
     // 77% of the unplanned peak under `min`, segments' checkpoints 5%.
+    std::optional<Plan> unpruned;
+    if (!searched && !greedy.feasible)
+      unpruned = greedy.plan;
     SolverResult best =
-        program.ops.size() > kMaxSearchOps
-            ? std::move(greedy)
-            : searchFromGreedy(program, options, deadline, std::move(greedy));
+        searched
+            ? searchFromGreedy(program, options, deadline, std::move(greedy))
+            : std::move(greedy);
     if (options.minimize || (options.budgetBytes && !best.feasible))
       considerOtherStarts(program, options, deadline, std::move(segments),
                           best);
+    if (unpruned && samePlan(best.plan, *unpruned)) {
+      SolverResult pruned = pruneEvaluated(program, best, options, deadline);
+      pruned.note = std::move(best.note);
+      pruned.leastPeak = std::move(best.leastPeak);
+      best = std::move(pruned);
+    }
     return best;
   }
 

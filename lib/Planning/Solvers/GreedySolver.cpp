@@ -30,7 +30,7 @@
 using namespace remat;
 using namespace remat::greedy;
 
-void GreedyPlanner::reducePeak(Plan &plan) const {
+bool GreedyPlanner::reducePeak(Plan &plan) const {
   auto wantsLower = [&](const Snapshot &snapshot) {
     return options.minimize ||
            snapshot.profile.peakBytes > *options.budgetBytes;
@@ -84,7 +84,7 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
       break;
     snapshot(trial, next);
     if (!sweepImproves(next, current)) {
-      if (picks == firstPicks)
+      if (picks == firstPicks || expected.exhausted)
         break;
       picks = std::max(firstPicks, picks / 2);
       continue;
@@ -94,6 +94,8 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
                          : overBudget(next) <= expected.over;
     plan = std::move(trial);
     std::swap(current, next);
+    if (expected.exhausted)
+      break;
     if (confirmed)
       picks = std::min(picks * 2, mostPicks);
   }
@@ -140,19 +142,25 @@ void GreedyPlanner::reducePeak(Plan &plan) const {
     plan.recomputes.erase(plan.recomputes.begin() + insertedAt.back());
     insertedAt.pop_back();
   }
+  // Undoing the steps that only removed equal peaks leaves the peak.
+  return !wantsLower(current) || options.minimize;
 }
 
-Plan GreedyPlanner::run() const {
+Plan GreedyPlanner::run(bool pruneMissed, bool &pruned) const {
   Plan plan;
+  pruned = false;
   // A plan to go on from already recomputes what cannot be saved.
   if (options.startFrom)
     plan = *options.startFrom;
   else
     recomputeNotSaveable(plan);
   if (options.minimize || options.budgetBytes) {
-    reducePeak(plan);
+    bool met = reducePeak(plan);
     // A later step can make an earlier one needless.
-    plan = dropNeedlessRecomputes(base, std::move(plan), options, deadline);
+    if (met || pruneMissed) {
+      plan = dropNeedlessRecomputes(base, std::move(plan), options, deadline);
+      pruned = true;
+    }
     pastDeadline();
   }
   return plan;
@@ -162,6 +170,7 @@ namespace {
 
 class GreedySolver : public Solver {
 public:
+  explicit GreedySolver(bool pruneMissed) : pruneMissed(pruneMissed) {}
   std::string name() const override { return "greedy"; }
   SolverResult solve(const Program &program,
                      const SolverOptions &options) override {
@@ -172,7 +181,13 @@ public:
     bool stopped = false;
     auto plan = [&](double bytesExponent) {
       GreedyPlanner planner(program, options, bytesExponent, deadline);
-      SolverResult result = evaluatePlan(program, planner.run(), options);
+      bool pruned;
+      SolverResult result =
+          evaluatePlan(program, planner.run(pruneMissed, pruned), options);
+      // Hoisting and sharing copies (evaluatePlan) can meet a budget the
+      // planner's own evaluations missed.
+      if (!pruned && result.feasible)
+        result = pruneEvaluated(program, std::move(result), options, deadline);
       stopped |= planner.stoppedAtDeadline();
       return result;
     };
@@ -197,10 +212,13 @@ public:
     }
     return best;
   }
+
+private:
+  bool pruneMissed;
 };
 
 } // namespace
 
-std::unique_ptr<Solver> remat::createGreedySolver() {
-  return std::make_unique<GreedySolver>();
+std::unique_ptr<Solver> remat::createGreedySolver(bool pruneMissed) {
+  return std::make_unique<GreedySolver>(pruneMissed);
 }

@@ -207,6 +207,9 @@ bool GreedyPlanner::sweepOverBudget(Plan &plan, const Snapshot &snapshot,
   llvm::DenseMap<OpId, unsigned> addedOps;
   constexpr int64_t kUnfixable = std::numeric_limits<int64_t>::min() / 4;
   size_t picksLeft = maxPicks;
+  size_t uselessLeft = program.ops.size() >= kMinGrowingOps
+                           ? kUselessChainsPerPick * maxPicks
+                           : std::numeric_limits<size_t>::max();
   for (auto [bytes, op] = estimate.max(); bytes > target && picksLeft > 0;
        std::tie(bytes, op) = estimate.max()) {
     unsigned id;
@@ -241,6 +244,10 @@ bool GreedyPlanner::sweepOverBudget(Plan &plan, const Snapshot &snapshot,
       gap.score = chain.overwrites || chain.extendedBytes >= info.bytes
                       ? -1
                       : scoreOf(info.bytes - chain.extendedBytes, chain.cost);
+      if (gap.score < 0 && --uselessLeft == 0) {
+        expected.exhausted = true;
+        break;
+      }
       if (gap.score >= 0)
         through.insert(id, gap.begin, gap.end, gap.score);
       continue;

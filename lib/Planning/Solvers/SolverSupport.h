@@ -34,8 +34,12 @@ std::unique_ptr<Solver> makeSolver() {
 }
 
 /// The cost-aware greedy solver alone (GreedySolver.cpp); `solver=greedy`
-/// runs it followed by the local search (GreedySearchSolver.cpp).
-std::unique_ptr<Solver> createGreedySolver();
+/// runs it followed by the local search (GreedySearchSolver.cpp). Its plan
+/// is pruned (dropNeedlessRecomputes) where it meets the budget and under
+/// `min`; where it misses the budget, only with `pruneMissed`: a caller
+/// that then plans other starts prunes the one it keeps (pruning a 100k-op
+/// plan tries it without each recomputation, an evaluation each).
+std::unique_ptr<Solver> createGreedySolver(bool pruneMissed = true);
 
 /// Forward results of mustRecompute ops, and forward views of them, that a
 /// plan may recompute: a policy forbids keeping them across the boundary.
