@@ -261,17 +261,17 @@ int planWithDriver(const Program &program, const std::string &model,
       std::optional<uint64_t> budgetBytes = step.solverOptions.budgetBytes;
       std::printf(
           "%s,%zu,%zu,%s,%s,%s,%s,%llu,%llu,%llu,%llu,%d,%llu,%u,%.3f,%s\n",
-                  model.c_str(), program.ops.size(), operands, solver.c_str(),
-                  budgetText.c_str(),
-                  budgetBytes ? std::to_string(*budgetBytes).c_str() : "",
-                  scheduled ? "scheduled" : "given",
-                  (unsigned long long)step.before.peakBytes,
-                  (unsigned long long)step.arenaBefore.layout.arenaBytes,
-                  (unsigned long long)after.peakBytes,
-                  (unsigned long long)arena.layout.arenaBytes,
-                  step.result.feasible ? 1 : 0,
-                  (unsigned long long)step.result.extraFlops, step.plans,
-                  step.solveMs, formatRecomputes(step.result.plan).c_str());
+          model.c_str(), program.ops.size(), operands, solver.c_str(),
+          budgetText.c_str(),
+          budgetBytes ? std::to_string(*budgetBytes).c_str() : "",
+          scheduled ? "scheduled" : "given",
+          (unsigned long long)step.before.peakBytes,
+          (unsigned long long)step.arenaBefore.layout.arenaBytes,
+          (unsigned long long)after.peakBytes,
+          (unsigned long long)arena.layout.arenaBytes,
+          step.result.feasible ? 1 : 0,
+          (unsigned long long)step.result.extraFlops, step.plans, step.solveMs,
+          formatRecomputes(step.result.plan).c_str());
       std::fflush(stdout);
     }
   }

@@ -176,7 +176,7 @@ TEST(ArenaBudgetTest, NoPlanAfterOneThatFillsTheBudget) {
                            "the budget";
 }
 
-// The first re-plan aims below budget x live peak / arena, the target at
+// A re-plan after a miss aims below budget x live peak / arena, the target at
 // which a plan that fragments exactly as the missed one would fill the
 // budget: a little lower, since the next plan fragments differently (aimed
 // exactly, it misses about as often as it fits), and by less than the 1/256

@@ -5,6 +5,7 @@
 #include "remat/Planning/Solver.h"
 
 #include "PlanContract.h"
+#include "SolverSupport.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "gtest/gtest.h"
@@ -557,6 +558,38 @@ TEST(GreedySolverTest, LargeStepsStillTakeTheOtherStarts) {
   EXPECT_TRUE(keepsPlanContract(program, result, options));
   EXPECT_TRUE(result.feasible) << result.peakBytes << " B over "
                                << segments.peakBytes << " B";
+}
+
+// Past 5,000 ops greedy's own plan for a missed budget is pruned only where
+// it is the plan kept (GreedySearchSolver.cpp): the kept answer is pruned
+// whichever start it came from, and greedy's plan is, unpruned, one that
+// pruning would change.
+TEST(GreedySolverTest, LargeMissedBudgetsKeepAPrunedPlan) {
+  unsigned changedByPruning = 0;
+  for (unsigned seed = 1; seed <= 6; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    LayeredDagOptions dagOptions;
+    dagOptions.seed = seed;
+    dagOptions.nodes = 5200;
+    Program program = layeredDagProgram(generateLayeredDag(dagOptions));
+    ASSERT_GT(program.ops.size(), 5000u);
+    SolverOptions options =
+        withBudget(computeMemoryProfile(program, false).peakBytes / 2);
+    SolverResult kept = createSolver("greedy")->solve(program, options);
+    ASSERT_FALSE(kept.feasible);
+    EXPECT_TRUE(keepsPlanContract(program, kept, options));
+    EXPECT_EQ(
+        dropNeedlessRecomputes(program, kept.plan, options).recomputes.size(),
+        kept.plan.recomputes.size());
+
+    SolverResult unpruned =
+        createGreedySolver(/*pruneMissed=*/false)->solve(program, options);
+    ASSERT_FALSE(unpruned.feasible);
+    changedByPruning += dropNeedlessRecomputes(program, unpruned.plan, options)
+                            .recomputes.size() <
+                        unpruned.plan.recomputes.size();
+  }
+  EXPECT_GT(changedByPruning, 0u);
 }
 
 } // namespace

@@ -1,8 +1,9 @@
 //===- ArenaBudget.cpp - Plans whose placed arena meets a budget ----------===//
 //
-// The first correction scales the live target by budget / arena, i.e.
-// assumes the next plan fragments as much as this one, and aims a little
-// lower (kRetargetMargin); that usually lands in one or two steps. Once one target fits and a higher one does not, a
+// Until a plan fits, each correction scales the live target by budget /
+// arena, i.e. assumes the next plan fragments as much as this one, and
+// aims a little lower (kRetargetMargin); that usually lands in one or two
+// steps. Once one target fits and a higher one does not, a
 // safeguarded false position between them (the line through the two plans'
 // arenas, kept a quarter of the bracket from its ends) looks for a cheaper
 // plan that still fits. The arena is not monotone in the target, so every
@@ -29,8 +30,8 @@ StepArena remat::plannedStepArena(const Program &program, const Plan &plan,
 
 namespace {
 
-/// The first re-plan aims this fraction of the budget lower than the
-/// missed plan's fragmentation alone asks for.
+/// Until a plan fits, each re-plan aims this fraction of the budget lower
+/// than the missed plan's fragmentation alone asks for.
 constexpr uint64_t kRetargetMargin = 4096;
 
 /// a * b / c without overflow for the sizes at hand (c > 0).

@@ -186,7 +186,8 @@ public:
           evaluatePlan(program, planner.run(pruneMissed, pruned), options);
       // Hoisting and sharing copies (evaluatePlan) can meet a budget the
       // planner's own evaluations missed.
-      if (!pruned && result.feasible)
+      if (!pruned && options.budgetBytes && result.feasible &&
+          Clock::now() < deadline)
         result = pruneEvaluated(program, std::move(result), options, deadline);
       stopped |= planner.stoppedAtDeadline();
       return result;

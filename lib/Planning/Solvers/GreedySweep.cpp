@@ -207,7 +207,7 @@ bool GreedyPlanner::sweepOverBudget(Plan &plan, const Snapshot &snapshot,
   llvm::DenseMap<OpId, unsigned> addedOps;
   constexpr int64_t kUnfixable = std::numeric_limits<int64_t>::min() / 4;
   size_t picksLeft = maxPicks;
-  size_t uselessLeft = program.ops.size() >= kMinGrowingOps
+  size_t uselessLeft = base.ops.size() >= kMinGrowingOps
                            ? kUselessChainsPerPick * maxPicks
                            : std::numeric_limits<size_t>::max();
   for (auto [bytes, op] = estimate.max(); bytes > target && picksLeft > 0;
