@@ -9,7 +9,9 @@
 // input); the runs of columns are static, so each contraction has one
 // static shape for the vectorizer.
 //
-// The convolution and its input adjoint nest the other way, taps outside:
+// The convolution and its input adjoint nest the other way, taps outside
+// (and so does the weight adjoint on request, each tap's contraction then
+// summing over every batch element and output position it reaches):
 // per span of taps that reach the same outputs, one contraction over every
 // batch element and output position they reach, the input rows and columns
 // a strided view too. Their register tiles then take their rows from n, oh
@@ -359,10 +361,12 @@ struct TapBuilder {
   /// (tapSpans) over every n and the outputs (oh, ow) of the spans, with
   /// x[n, oh*s + kh*d - t, ow*s' + kw*d' - l, c] a strided view: y[.., f]
   /// += x[.., c] * w[f, kh, kw, c] for a convolution, x[.., c] += y[.., f]
-  /// * w[f, kh, kw, c] for its input adjoint. Its loops are n, oh, ow (less
-  /// those of extent 1), the output's channels, then the summed ones; the
-  /// rows of a register tile span n, oh and ow, so a tile of the weight's
-  /// tap read into registers serves all of them.
+  /// * w[f, kh, kw, c] for its input adjoint, and w[f, kh, kw, c] +=
+  /// y[.., f] * x[.., c] summed over n, oh and ow for the weight adjoint.
+  /// Its loops are n, oh, ow (less those of extent 1), the output's
+  /// channels, then the summed ones (the weight adjoint's f, c); the rows
+  /// of a register tile span n, oh and ow, so a tile of the weight's tap
+  /// read into registers serves all of them.
   linalg::LinalgOp tapContraction(Value kh, Value kw, TapRun rows,
                                   TapRun columns) {
     ArrayRef<int64_t> xs = shapeOf(conv.x), ys = shapeOf(conv.y);
@@ -398,6 +402,11 @@ struct TapBuilder {
                        {1, 1, 1, 1}, dropped);
     AffineMap outMap = loopsMap(numLoops, rowsThenOut),
               inMap = loopsMap(numLoops, rowsThenIn);
+    if (conv.role == Role::WeightAdjoint) {
+      auto [tap, tapMap] =
+          kernelTap(kh, kw, /*f=*/outChannel, /*c=*/inChannel, numLoops);
+      return contraction(yTaps, outMap, xTaps, inMap, tap, tapMap);
+    }
     if (adjoint) {
       auto [tap, tapMap] =
           kernelTap(kh, kw, /*f=*/inChannel, /*c=*/outChannel, numLoops);
@@ -408,7 +417,7 @@ struct TapBuilder {
     return contraction(xTaps, inMap, tap, tapMap, yTaps, outMap);
   }
 
-  /// A convolution or its input adjoint tap-major: per span of kernel rows
+  /// A convolution or an adjoint tap-major: per span of kernel rows
   /// and of kernel columns (taps that reach the same outputs), loops over
   /// its taps around one contraction over every output they reach. Each
   /// weight tap is read once per register tile of outputs, not once per
@@ -433,12 +442,13 @@ struct TapBuilder {
 
   /// With `shareable`, a loop over chunks of the output's channels first.
   /// Then a convolution and its input adjoint tap-major (buildTapMajor),
-  /// the weight adjoint row-major: loops n, oh, kh (the taps keeping ih
-  /// inside the input), then per run of columns a loop over its kernel
-  /// columns around its contraction. A shareable convolution whose filters
-  /// do not split into chunks runs row-major too, its rows shared: each
-  /// output element sums its taps in the same order either way.
-  SplitConvolution build(bool shareable) {
+  /// the weight adjoint row-major unless `tapMajorWeights`: loops n, oh, kh
+  /// (the taps keeping ih inside the input), then per run of columns a
+  /// loop over its kernel columns around its contraction. A shareable
+  /// convolution whose filters do not split into chunks runs row-major
+  /// too, its rows shared: each output element sums its taps in the same
+  /// order either way.
+  SplitConvolution build(bool shareable, bool tapMajorWeights) {
     ArrayRef<int64_t> xs = shapeOf(conv.x), ys = shapeOf(conv.y),
                       ws = shapeOf(conv.w);
     int64_t kernelRows = ws[conv.wDims[1]], kernelColumns = ws[conv.wDims[2]];
@@ -456,7 +466,8 @@ struct TapBuilder {
           ValueRange{chunk});
     }
     split.sharesRows = shareable && !chunked && conv.role == Role::Convolution;
-    if (conv.role != Role::WeightAdjoint && !split.sharesRows) {
+    if ((conv.role != Role::WeightAdjoint || tapMajorWeights) &&
+        !split.sharesRows) {
       buildTapMajor(split);
       return split;
     }
@@ -499,7 +510,8 @@ struct TapBuilder {
 
 FailureOr<SplitConvolution> remat::splitConvolution(RewriterBase &rewriter,
                                                     linalg::LinalgOp op,
-                                                    bool shareable) {
+                                                    bool shareable,
+                                                    bool tapMajorWeights) {
   if (!op.hasPureBufferSemantics())
     return failure();
   FailureOr<ConvolutionBuffers> conv = failure();
@@ -512,7 +524,8 @@ FailureOr<SplitConvolution> remat::splitConvolution(RewriterBase &rewriter,
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
   SplitConvolution split =
-      TapBuilder{rewriter, op->getLoc(), *conv, {}, 0}.build(shareable);
+      TapBuilder{rewriter, op->getLoc(), *conv, {}, 0}.build(shareable,
+                                                             tapMajorWeights);
   rewriter.eraseOp(op);
   return split;
 }

@@ -25,7 +25,6 @@
 
 #include "ConvolutionTaps.h"
 #include "remat/Conversion/Passes.h"
-#include "remat/Tosa/WindowKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -365,25 +364,19 @@ private:
   Value zero;
 };
 
-/// A convolution the tap split serves on the GPU: the forward kernel and
-/// the input adjoint become a contraction per span of taps. The weight
-/// adjoint would become one per output row, a kernel launch each.
-bool isWeightAdjoint(linalg::LinalgOp op) {
-  return remat::windowKindOf(op) == "weight_adjoint";
-}
-
 struct GpuSharedContractionsPass final
     : remat::impl::GpuSharedContractionsPassBase<GpuSharedContractionsPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
+    // Convolutions and both adjoints tap-major: a contraction, and so a
+    // launch, per kernel tap; row-major, the weight adjoint would make one
+    // per output row and tap.
     SmallVector<linalg::LinalgOp> convolutions;
-    getOperation().walk([&](linalg::LinalgOp op) {
-      if (!isWeightAdjoint(op))
-        convolutions.push_back(op);
-    });
+    getOperation().walk(
+        [&](linalg::LinalgOp op) { convolutions.push_back(op); });
     for (linalg::LinalgOp op : convolutions)
-      if (succeeded(
-              remat::splitConvolution(rewriter, op, /*shareable=*/false)))
+      if (succeeded(remat::splitConvolution(rewriter, op, /*shareable=*/false,
+                                            /*tapMajorWeights=*/true)))
         ++numConvolutionsSplit;
 
     SmallVector<std::pair<linalg::LinalgOp, Contraction>, 0> contractions;
