@@ -286,7 +286,7 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     outcome->arenaBefore = std::move(step.arenaBefore);
     if (failed(checkArenaFits(function, outcome->arenaBefore)))
       return nullptr;
-    if (step.belowFloor) {
+    if (step.belowFloor && !bestEffort) {
       reportBelowFloor(function, *outcome, *step.solverOptions.budgetBytes,
                        *step.belowFloor);
       return nullptr;
@@ -294,6 +294,7 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
     outcome->result = std::move(step.result);
     outcome->order = std::move(step.order);
     outcome->liveTargetBytes = step.liveTargetBytes;
+    outcome->belowFloor = step.belowFloor;
     outcome->plans = step.plans;
     outcome->solveMs = step.solveMs;
     if (outcome->order && outcome->order->scheduled &&
@@ -498,6 +499,9 @@ struct PlanPass final : remat::impl::PlanPassBase<PlanPass> {
             << "live there: " << outcome.plannedValueName(live[i]) << ", "
             << formatBytes(outcome.planned.values[live[i]].bytes);
     }
+    if (outcome.belowFloor)
+      diag << "; no plan goes below " << formatBytes(outcome.belowFloor->bytes)
+           << ", the step's floor, and the least-peak plan is planned";
     if (bestEffort)
       diag << "; keeping the best plan found (best-effort)";
     return success(bestEffort);

@@ -64,6 +64,8 @@ struct PlanOutcome {
   /// The live budget the kept plan was solved against, and how many plans
   /// the arena budget took (1 when the first one fit, or with live budgets).
   std::optional<uint64_t> liveTargetBytes;
+  /// The step's floor, where the budget is below it (StepPlan::belowFloor).
+  std::optional<PeakFloor> belowFloor;
   unsigned plans = 1;
 
   /// The IR value and op behind an id of the planned program.

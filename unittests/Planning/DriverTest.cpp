@@ -167,6 +167,43 @@ TEST(DriverTest, MissedBudgetsAreNeverBeatenByMin) {
   }
 }
 
+/// A budget below the step's floor fails at once, or, searching below it
+/// (best effort), is answered with the plan `min` makes: no plan meets it,
+/// and the least peak is the closest one comes. The budget stays the
+/// step's, missed.
+TEST(DriverTest, BelowTheFloorBestEffortPlansTheLeastPeak) {
+  for (unsigned seed : {24u, 85u}) {
+    Program program = generateTrainingStep(seed);
+    uint64_t floor = computePeakFloor(program, false).bytes;
+    for (bool arena : {false, true}) {
+      SCOPED_TRACE("seed " + std::to_string(seed) +
+                   (arena ? ", arena" : ", live"));
+      PlanningOptions options;
+      options.arenaBudget = arena;
+      options.budget = Budget::ofBytes(floor - 1);
+      StepPlan refused = planStep(program, options);
+      ASSERT_TRUE(refused.belowFloor);
+      EXPECT_TRUE(refused.result.plan.recomputes.empty());
+      EXPECT_FALSE(refused.result.feasible);
+
+      options.searchBelowFloor = true;
+      StepPlan closest = planStep(program, options);
+      options.budget = Budget::min();
+      StepPlan least = planStep(program, options);
+      ASSERT_TRUE(closest.belowFloor);
+      EXPECT_EQ(closest.belowFloor->bytes, floor);
+      EXPECT_FALSE(closest.result.feasible);
+      EXPECT_EQ(closest.solverOptions.budgetBytes, floor - 1);
+      EXPECT_FALSE(closest.solverOptions.minimize);
+      EXPECT_FALSE(least.result.plan.recomputes.empty());
+      EXPECT_TRUE(samePlan(closest.result.plan, least.result.plan));
+      EXPECT_EQ(closest.result.peakBytes, least.result.peakBytes);
+      ASSERT_TRUE(closest.order && least.order);
+      EXPECT_EQ(closest.order->scheduled, least.order->scheduled);
+    }
+  }
+}
+
 /// The two orders plan on two threads as they would one after the other:
 /// the same kept order, plan, arena and other order's plan, under arena and
 /// live budgets, at 0.7, 0.5 and `min`, on two random training steps and a

@@ -54,8 +54,9 @@ struct PlanningOptions {
   bool parallelOrders = true;
   /// SolverOptions::isolateSearch.
   bool isolateSearch = true;
-  /// Search even under a budget below the step's floor (PeakFloor.h), for
-  /// the closest plan there is; otherwise such a budget fails at once.
+  /// Under a budget below the step's floor (PeakFloor.h), plan the least
+  /// peak (as `min`), the closest plan there is; otherwise such a budget
+  /// fails at once.
   bool searchBelowFloor = false;
 };
 
@@ -98,9 +99,10 @@ struct StepPlan {
   /// plan's live bytes exceed the budget) and Best is asked for.
   std::optional<StepArena> arenaAfter;
   double solveMs = 0;
-  /// Set when the budget is below the step's floor and nothing was searched
-  /// (PlanningOptions::searchBelowFloor): `result` is then the given step,
-  /// infeasible.
+  /// Set when the budget is below the step's floor. `result` is then the
+  /// given step, infeasible, and nothing was searched; or, with
+  /// PlanningOptions::searchBelowFloor, the plan `min` makes (the closest
+  /// any plan comes), infeasible.
   std::optional<PeakFloor> belowFloor;
 
   /// Whether planning ran: not when the given step's buffers overflow any
