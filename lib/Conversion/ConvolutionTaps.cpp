@@ -9,9 +9,7 @@
 // input); the runs of columns are static, so each contraction has one
 // static shape for the vectorizer.
 //
-// The convolution and its input adjoint nest the other way, taps outside
-// (and so does the weight adjoint on request, each tap's contraction then
-// summing over every batch element and output position it reaches):
+// The convolution and its input adjoint nest the other way, taps outside:
 // per span of taps that reach the same outputs, one contraction over every
 // batch element and output position they reach, the input rows and columns
 // a strided view too. Their register tiles then take their rows from n, oh
@@ -147,6 +145,8 @@ FailureOr<ConvolutionBuffers> matchWindowKernel(linalg::GenericOp op) {
   if (!gathered)
     return failure();
   OpOperand *mapped = op.getDpsInputOperand(0);
+  // The operand holding the kernel (its adjoint for the weight adjoint).
+  OpOperand *kernel = mapped;
   Value init = op.getDpsInitOperand(0)->get();
   // The loops walking the kernel's OHWI dimensions.
   std::array<unsigned, 4> kernelLoops;
@@ -159,13 +159,24 @@ FailureOr<ConvolutionBuffers> matchWindowKernel(linalg::GenericOp op) {
             conv.stride,        conv.dilation, conv.pad};
     kernelLoops = {4, 5, 6, 3};
   } else if (kind.getValue() == "weight_adjoint") {
-    conv = {Role::WeightAdjoint, gathered,    mapped->get(), init,
-            {0, 1, 2, 3},        conv.stride, conv.dilation, conv.pad};
-    return conv;
+    // Loops (f, kh, kw, c, n, oh, ow): dy[n, oh, ow, f] is read by loops
+    // 4, 5, 6 and 0, and the kernel's adjoint is written by the first four,
+    // in whichever layout it is stored.
+    AffineMap dyMap = op.getMatchingIndexingMap(mapped);
+    if (dyMap.getNumDims() != 7 || dyMap.getNumResults() != 4 ||
+        !dyMap.isProjectedPermutation())
+      return failure();
+    for (auto [r, loop] : llvm::enumerate(std::array<unsigned, 4>{4, 5, 6, 0}))
+      if (dyMap.getDimPosition(r) != loop)
+        return failure();
+    conv = {Role::WeightAdjoint, gathered,    mapped->get(), init, {},
+            conv.stride,         conv.dilation, conv.pad};
+    kernel = op.getDpsInitOperand(0);
+    kernelLoops = {0, 1, 2, 3};
   } else {
     return failure();
   }
-  AffineMap map = op.getMatchingIndexingMap(mapped);
+  AffineMap map = op.getMatchingIndexingMap(kernel);
   if (map.getNumResults() != 4 || !map.isProjectedPermutation())
     return failure();
   for (unsigned r = 0; r < 4; ++r) {
@@ -361,12 +372,10 @@ struct TapBuilder {
   /// (tapSpans) over every n and the outputs (oh, ow) of the spans, with
   /// x[n, oh*s + kh*d - t, ow*s' + kw*d' - l, c] a strided view: y[.., f]
   /// += x[.., c] * w[f, kh, kw, c] for a convolution, x[.., c] += y[.., f]
-  /// * w[f, kh, kw, c] for its input adjoint, and w[f, kh, kw, c] +=
-  /// y[.., f] * x[.., c] summed over n, oh and ow for the weight adjoint.
-  /// Its loops are n, oh, ow (less those of extent 1), the output's
-  /// channels, then the summed ones (the weight adjoint's f, c); the rows
-  /// of a register tile span n, oh and ow, so a tile of the weight's tap
-  /// read into registers serves all of them.
+  /// * w[f, kh, kw, c] for its input adjoint. Its loops are n, oh, ow (less
+  /// those of extent 1), the output's channels, then the summed ones; the
+  /// rows of a register tile span n, oh and ow, so a tile of the weight's
+  /// tap read into registers serves all of them.
   linalg::LinalgOp tapContraction(Value kh, Value kw, TapRun rows,
                                   TapRun columns) {
     ArrayRef<int64_t> xs = shapeOf(conv.x), ys = shapeOf(conv.y);
@@ -402,11 +411,6 @@ struct TapBuilder {
                        {1, 1, 1, 1}, dropped);
     AffineMap outMap = loopsMap(numLoops, rowsThenOut),
               inMap = loopsMap(numLoops, rowsThenIn);
-    if (conv.role == Role::WeightAdjoint) {
-      auto [tap, tapMap] =
-          kernelTap(kh, kw, /*f=*/outChannel, /*c=*/inChannel, numLoops);
-      return contraction(yTaps, outMap, xTaps, inMap, tap, tapMap);
-    }
     if (adjoint) {
       auto [tap, tapMap] =
           kernelTap(kh, kw, /*f=*/inChannel, /*c=*/outChannel, numLoops);
@@ -417,7 +421,7 @@ struct TapBuilder {
     return contraction(xTaps, inMap, tap, tapMap, yTaps, outMap);
   }
 
-  /// A convolution or an adjoint tap-major: per span of kernel rows
+  /// A convolution or its input adjoint tap-major: per span of kernel rows
   /// and of kernel columns (taps that reach the same outputs), loops over
   /// its taps around one contraction over every output they reach. Each
   /// weight tap is read once per register tile of outputs, not once per
@@ -442,13 +446,12 @@ struct TapBuilder {
 
   /// With `shareable`, a loop over chunks of the output's channels first.
   /// Then a convolution and its input adjoint tap-major (buildTapMajor),
-  /// the weight adjoint row-major unless `tapMajorWeights`: loops n, oh, kh
-  /// (the taps keeping ih inside the input), then per run of columns a
-  /// loop over its kernel columns around its contraction. A shareable
-  /// convolution whose filters do not split into chunks runs row-major
-  /// too, its rows shared: each output element sums its taps in the same
-  /// order either way.
-  SplitConvolution build(bool shareable, bool tapMajorWeights) {
+  /// the weight adjoint row-major: loops n, oh, kh (the taps keeping ih
+  /// inside the input), then per run of columns a loop over its kernel
+  /// columns around its contraction. A shareable convolution whose filters
+  /// do not split into chunks runs row-major too, its rows shared: each
+  /// output element sums its taps in the same order either way.
+  SplitConvolution build(bool shareable) {
     ArrayRef<int64_t> xs = shapeOf(conv.x), ys = shapeOf(conv.y),
                       ws = shapeOf(conv.w);
     int64_t kernelRows = ws[conv.wDims[1]], kernelColumns = ws[conv.wDims[2]];
@@ -466,8 +469,7 @@ struct TapBuilder {
           ValueRange{chunk});
     }
     split.sharesRows = shareable && !chunked && conv.role == Role::Convolution;
-    if ((conv.role != Role::WeightAdjoint || tapMajorWeights) &&
-        !split.sharesRows) {
+    if (conv.role != Role::WeightAdjoint && !split.sharesRows) {
       buildTapMajor(split);
       return split;
     }
@@ -510,8 +512,7 @@ struct TapBuilder {
 
 FailureOr<SplitConvolution> remat::splitConvolution(RewriterBase &rewriter,
                                                     linalg::LinalgOp op,
-                                                    bool shareable,
-                                                    bool tapMajorWeights) {
+                                                    bool shareable) {
   if (!op.hasPureBufferSemantics())
     return failure();
   FailureOr<ConvolutionBuffers> conv = failure();
@@ -524,8 +525,7 @@ FailureOr<SplitConvolution> remat::splitConvolution(RewriterBase &rewriter,
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
   SplitConvolution split =
-      TapBuilder{rewriter, op->getLoc(), *conv, {}, 0}.build(shareable,
-                                                             tapMajorWeights);
+      TapBuilder{rewriter, op->getLoc(), *conv, {}, 0}.build(shareable);
   rewriter.eraseOp(op);
   return split;
 }

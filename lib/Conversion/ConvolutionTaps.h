@@ -53,8 +53,8 @@ llvm::SmallVector<TapRun> tapSpans(int64_t outputs, int64_t inputs,
 /// What splitConvolution made.
 struct SplitConvolution {
   /// The contractions on views: one per pair of spans of kernel rows and
-  /// columns (forward, input adjoint, weight adjoint tap-major), per run of
-  /// output columns (weight adjoint row-major).
+  /// columns (forward, input adjoint), per run of output columns (weight
+  /// adjoint).
   llvm::SmallVector<mlir::linalg::LinalgOp> contractions;
   /// What the op computed ("convolution", "input_adjoint",
   /// "weight_adjoint").
@@ -76,15 +76,10 @@ struct SplitConvolution {
 /// Replaces `op` by loops over views and contractions when it is a
 /// convolution this file knows on statically shaped float buffers; fails,
 /// leaving `op` as it is, otherwise. With `shareable`, the loops include
-/// SplitConvolution::shareableLoop where the op has one. With
-/// `tapMajorWeights`, the weight adjoint is split tap-major too: a
-/// contraction per kernel tap over every batch element and output position
-/// the tap reaches (summed in that order, the op's own), where row-major
-/// makes one per output row and run of columns (the GPU's choice: each
-/// contraction is a kernel launch there).
-mlir::FailureOr<SplitConvolution>
-splitConvolution(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
-                 bool shareable, bool tapMajorWeights = false);
+/// SplitConvolution::shareableLoop where the op has one.
+mlir::FailureOr<SplitConvolution> splitConvolution(mlir::RewriterBase &rewriter,
+                                                   mlir::linalg::LinalgOp op,
+                                                   bool shareable);
 
 } // namespace remat
 

@@ -25,6 +25,7 @@
 
 #include "ConvolutionTaps.h"
 #include "remat/Conversion/Passes.h"
+#include "remat/Tosa/WindowKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -364,19 +365,30 @@ private:
   Value zero;
 };
 
+/// A convolution the tap split serves on the GPU: the forward kernel and
+/// the input adjoint become a contraction per span of taps. The weight
+/// adjoint stays on the parallel loops, a thread per weight element: split
+/// by output row it would be a launch per row and tap, and split by tap
+/// each launch would have ceil(F/64) x ceil(C/64) blocks walking the
+/// reduction over N x OH x OW in order (one block, one multiprocessor, for
+/// a 64-filter, 64-channel layer whose reduction has 12,544 terms at batch
+/// 4 and 56x56), where the loops run F x KH x KW x C threads.
+bool isWeightAdjoint(linalg::LinalgOp op) {
+  return remat::windowKindOf(op) == "weight_adjoint";
+}
+
 struct GpuSharedContractionsPass final
     : remat::impl::GpuSharedContractionsPassBase<GpuSharedContractionsPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    // Convolutions and both adjoints tap-major: a contraction, and so a
-    // launch, per kernel tap; row-major, the weight adjoint would make one
-    // per output row and tap.
     SmallVector<linalg::LinalgOp> convolutions;
-    getOperation().walk(
-        [&](linalg::LinalgOp op) { convolutions.push_back(op); });
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (!isWeightAdjoint(op))
+        convolutions.push_back(op);
+    });
     for (linalg::LinalgOp op : convolutions)
-      if (succeeded(remat::splitConvolution(rewriter, op, /*shareable=*/false,
-                                            /*tapMajorWeights=*/true)))
+      if (succeeded(
+              remat::splitConvolution(rewriter, op, /*shareable=*/false)))
         ++numConvolutionsSplit;
 
     SmallVector<std::pair<linalg::LinalgOp, Contraction>, 0> contractions;

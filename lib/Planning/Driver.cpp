@@ -444,6 +444,8 @@ StepPlan remat::planStep(const Program &program,
     solve.budgetBytes = budget;
     solve.minimize = false;
     plan.result.feasible = false;
+    if (plan.order && plan.order->other)
+      plan.order->other->feasible = false;
     plan.result.note = "the budget is below the step's floor; the least-peak "
                        "plan is kept";
   }

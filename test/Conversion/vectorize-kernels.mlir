@@ -332,6 +332,56 @@ func.func @weight_adjoint_strided(%alloc_8: memref<1x3x3x16xf32>, %alloc_9: memr
   return
 }
 
+
+// -----
+
+// The same weight adjoint into a kernel stored OIHW (loops f, kh, kw, c
+// write dw[f, c, kh, kw]): each tap's view takes the kernel's last two
+// dimensions, as the op's map says.
+// CHECK-LABEL: func.func @weight_adjoint_oihw
+// CHECK: %[[LO:.+]] = affine.max
+// CHECK: scf.for %[[KH:.+]] = %[[LO]] to %{{.+}} step
+// CHECK: scf.for %[[KW:.+]] = %c1 to %c3
+// CHECK: memref.subview %{{.+}}[0, 0, %[[KH]], %[[KW]]] [16, 8, 1, 1] [1, 1, 1, 1] : memref<16x8x3x3xf32> to memref<16x8xf32
+// CHECK-NOT: memref.load
+// CHECK: return
+func.func @weight_adjoint_oihw(%alloc_8: memref<1x3x3x16xf32>, %alloc_9: memref<16x8x3x3xf32>, %arg0: memref<1x5x5x8xf32>) {
+  %c2 = arith.constant 2 : index
+  %c-1 = arith.constant -1 : index
+  %c0 = arith.constant 0 : index
+  %c5 = arith.constant 5 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d0)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d3, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%alloc_8 : memref<1x3x3x16xf32>) outs(%alloc_9 : memref<16x8x3x3xf32>) attrs =  {remat.window = {dilation = array<i64: 1, 1>, kind = "weight_adjoint", pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>}} {
+  ^bb0(%in: f32, %out: f32):
+    %2 = linalg.index 5 : index
+    %3 = linalg.index 1 : index
+    %4 = arith.muli %2, %c2 : index
+    %5 = arith.addi %4, %3 : index
+    %6 = arith.addi %5, %c-1 : index
+    %7 = arith.cmpi sge, %6, %c0 : index
+    %8 = arith.cmpi slt, %6, %c5 : index
+    %9 = arith.andi %7, %8 : i1
+    %10 = arith.select %9, %6, %c0 : index
+    %11 = linalg.index 6 : index
+    %12 = linalg.index 2 : index
+    %13 = arith.muli %11, %c2 : index
+    %14 = arith.addi %13, %12 : index
+    %15 = arith.addi %14, %c-1 : index
+    %16 = arith.cmpi sge, %15, %c0 : index
+    %17 = arith.cmpi slt, %15, %c5 : index
+    %18 = arith.andi %16, %17 : i1
+    %19 = arith.select %18, %15, %c0 : index
+    %20 = linalg.index 3 : index
+    %21 = arith.andi %9, %18 : i1
+    %22 = memref.load %arg0[%c0, %10, %19, %20] : memref<1x5x5x8xf32>
+    %23 = arith.mulf %22, %in : f32
+    %24 = arith.select %21, %23, %cst : f32
+    %25 = arith.addf %out, %24 : f32
+    linalg.yield %25 : f32
+  }
+  return
+}
+
 // -----
 
 // The input adjoint of a stride-2 convolution, tap-major: instead of

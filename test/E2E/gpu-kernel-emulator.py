@@ -863,7 +863,6 @@ class Translator:
         self.in_kernel = False
         self.ir_line = 0
         self.most_reductions = 0  # in one linalg.generic
-        self.generic_loops = []   # loop variables of the linalg.generics
 
     def resolve(self, text):
         while text in self.aliases:
@@ -1180,19 +1179,8 @@ class Translator:
             for value, view, index in zip(values, views[inputs:],
                                           indices[inputs:]):
                 self.emit("_store(%s, %s, (%s))" % (value, view, index))
-        self.generic_loops.append(variables)
         self.block(operation.regions[0], arguments, store)
-        self.generic_loops.pop()
         self.indent -= len(order)
-
-    def op_linalg_index(self, operation):
-        """The loop's value in the innermost linalg.generic."""
-        dimension = integer_attribute(operation.properties["dim"])
-        if not self.generic_loops or \
-                dimension >= len(self.generic_loops[-1]):
-            raise EmulationError("linalg.index of no loop of its op")
-        self.emit("%s = %s" % (self.define(operation.results[0]),
-                               self.generic_loops[-1][dimension]))
 
     def op_linalg_yield(self, operation):
         self.op_scf_yield(operation)

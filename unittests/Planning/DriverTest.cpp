@@ -200,6 +200,9 @@ TEST(DriverTest, BelowTheFloorBestEffortPlansTheLeastPeak) {
       EXPECT_EQ(closest.result.peakBytes, least.result.peakBytes);
       ASSERT_TRUE(closest.order && least.order);
       EXPECT_EQ(closest.order->scheduled, least.order->scheduled);
+      // The other order's plan misses the budget too.
+      if (closest.order->other)
+        EXPECT_FALSE(closest.order->other->feasible);
     }
   }
 }
